@@ -1,0 +1,3 @@
+from specdb.cli import main
+
+main()

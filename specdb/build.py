@@ -1,0 +1,274 @@
+"""Build the database from a specs folder, atomically.
+
+The new database is written to a temporary file beside the target, created by
+the Alembic migrations, filled in one transaction, checked, and only then put
+in place with an atomic rename. A failure at any point leaves the previous
+database exactly as it was, and a reader holding it open keeps reading it.
+Builds of one database are serialised by a lock file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from specdb import schema
+from specdb.dataset import Dataset, load_specs
+from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.specfiles import stat_fingerprint
+from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, check_revision
+
+LOCK_TIMEOUT_SECONDS = 120
+SIDE_FILES = ("-journal", "-wal", "-shm")
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    path: Path
+    changed: bool
+    records: int
+    figures: int
+    content_hash: str
+
+
+def build(specs: Path, db_path: Path, *, dataset: Dataset | None = None) -> BuildResult:
+    """Validate specs and make db_path hold exactly them; raise InvalidSpecs and leave db_path alone when they are wrong."""
+    from filelock import FileLock, Timeout
+
+    dataset = dataset or load_specs(specs)
+    if not dataset.ok:
+        raise InvalidSpecs(dataset.problems)
+    try:
+        db_path.parent.mkdir(parents=True, exist_ok=True)
+        lock = FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
+        with lock:
+            return _build_locked(specs, db_path, dataset)
+    except Timeout:
+        raise DatabaseError(f"{db_path}: another build has held the lock for {LOCK_TIMEOUT_SECONDS} s") from None
+    except OSError as exc:
+        raise DatabaseError(f"{db_path}: cannot write the database ({exc.strerror or exc})") from None
+
+
+def _build_locked(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
+    fingerprint = stat_fingerprint(specs)
+    counts = (_count_records(dataset), _count_figures(dataset))
+    existing = _existing_meta(db_path)
+    if existing is not None and existing.get("content_hash") == dataset.content_hash and existing.get("specs_dir") == str(specs):
+        if existing.get("stat_fingerprint") != fingerprint:
+            _update_fingerprint(db_path, fingerprint)
+        return BuildResult(db_path, False, *counts, dataset.content_hash)
+    meta = {
+        "content_hash": dataset.content_hash,
+        "specs_dir": str(specs),
+        "stat_fingerprint": fingerprint,
+        "git_revision": _git_revision(specs),
+        "record_format": schema.SCHEMA_VERSION,
+    }
+    temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
+    try:
+        _write_database(temporary, dataset, meta)
+        _replace(temporary, db_path)
+    finally:
+        temporary.unlink(missing_ok=True)
+        for suffix in SIDE_FILES:
+            Path(str(temporary) + suffix).unlink(missing_ok=True)
+    return BuildResult(db_path, True, *counts, dataset.content_hash)
+
+
+def _existing_meta(db_path: Path) -> dict[str, str] | None:
+    """The meta of an existing specdb database at the head revision, else None (it will be replaced)."""
+    if not db_path.exists():
+        return None
+    try:
+        connection = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
+        try:
+            revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            if revision is None or revision[0] != HEAD_REVISION:
+                if revision is not None and revision[0] not in KNOWN_REVISIONS:
+                    check_revision(db_path, revision[0])
+                return None
+            return dict(connection.execute("SELECT key, value FROM meta").fetchall())
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError:
+        return None
+
+
+def _update_fingerprint(db_path: Path, fingerprint: str) -> None:
+    connection = sqlite3.connect(db_path)
+    try:
+        with connection:
+            connection.execute("UPDATE meta SET value = ? WHERE key = 'stat_fingerprint'", (fingerprint,))
+    finally:
+        connection.close()
+
+
+def _git_revision(specs: Path) -> str:
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(specs), "log", "-1", "--format=%H", "--", "."],
+            capture_output=True, text=True, timeout=10, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return result.stdout.strip() if result.returncode == 0 else ""
+
+
+def migrate(connection: Any, revision: str = "head") -> None:
+    """Run the Alembic migrations on an open SQLAlchemy connection."""
+    from alembic import command
+    from alembic.config import Config
+
+    from specdb.resources import migrations_dir
+
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)
+
+
+def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
+    from sqlalchemy import create_engine, event, insert
+    from sqlalchemy.pool import NullPool
+
+    from specdb import models
+
+    engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
+    event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA foreign_keys = ON"))
+    try:
+        with engine.begin() as connection:
+            migrate(connection)
+            rows = _rows(dataset, meta)
+            for table in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
+                batch = rows[table.__tablename__]
+                if batch:
+                    connection.execute(insert(table.__table__), batch)
+    finally:
+        engine.dispose()
+    _check_database(path)
+
+
+def _check_database(path: Path) -> None:
+    connection = sqlite3.connect(path)
+    try:
+        integrity = connection.execute("PRAGMA integrity_check").fetchone()[0]
+        broken = connection.execute("PRAGMA foreign_key_check").fetchall()
+    finally:
+        connection.close()
+    if integrity != "ok" or broken:
+        raise DatabaseError(f"{path}: the new database failed its check ({integrity}; {len(broken)} broken references)")
+    with open(path, "rb") as handle:
+        os.fsync(handle.fileno())
+
+
+def _replace(temporary: Path, db_path: Path) -> None:
+    # A journal or WAL left beside the target would be replayed onto the new file by the next opener.
+    for suffix in SIDE_FILES:
+        Path(str(db_path) + suffix).unlink(missing_ok=True)
+    os.replace(temporary, db_path)
+    directory = os.open(db_path.parent, os.O_RDONLY)
+    try:
+        os.fsync(directory)
+    finally:
+        os.close(directory)
+
+
+def _count_records(dataset: Dataset) -> int:
+    return len(dataset.records)
+
+
+def _count_figures(dataset: Dataset) -> int:
+    return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))
+
+
+def _policy_text(period: schema.Period | None) -> str | None:
+    return None if period is None else f"{period.count} {period.period}"
+
+
+def effective_policy(dataset: Dataset, record: schema.Record, figure: schema.Figure) -> tuple[str | None, str | None]:
+    """warn_after and error_after for a figure: the figure's own, else its record's, else its kind's; an explicit null switches one off."""
+    kind_policy = dataset.policies.review.get(record.kind) if dataset.policies else None
+    chosen = []
+    for key in ("warn_after", "error_after"):
+        value = None
+        for policy in (figure.review, record.review, kind_policy):
+            if policy is not None and key in policy.model_fields_set:
+                value = getattr(policy, key)
+                break
+        chosen.append(_policy_text(value))
+    return chosen[0], chosen[1]
+
+
+def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")}
+    rows["meta"] = [{"key": key, "value": value} for key, value in sorted(meta.items())]
+    figure_id = claim_id = citation_id = 0
+
+    def cite(citations: Iterable[schema.SourceCitation], figure: int, claim: int | None) -> None:
+        nonlocal citation_id
+        for position, citation in enumerate(citations):
+            citation_id += 1
+            rows["citation"].append({
+                "id": citation_id, "figure_id": figure, "claim_id": claim, "position": position,
+                "source_id": citation.ref, "quote": citation.quote, "locator": citation.locator, "note": citation.note,
+            })
+
+    for record_id in sorted(dataset.records):
+        loaded = dataset.records[record_id]
+        model = loaded.model
+        if isinstance(model, schema.SourceRecord):
+            rows["source"].append({
+                "id": model.id, "name": model.name, "publisher": model.publisher, "url": model.url,
+                "citation": model.citation, "published": _iso(model.published), "accessed": _iso(model.accessed),
+                "notes": model.notes, "path": loaded.relpath,
+            })
+            continue
+        rows["record"].append({
+            "id": model.id, "kind": model.kind, "name": model.name, "vendor": model.vendor, "family": model.family,
+            "released": model.released.text if model.released else None, "released_date": _iso(model.released),
+            "notes": model.notes, "path": loaded.relpath,
+        })
+        for alias in model.aliases:
+            rows["alias"].append({"alias_key": alias.casefold(), "alias": alias, "record_id": model.id})
+        for role, target in sorted(model.uses.items()):
+            rows["record_use"].append({"record_id": model.id, "role": role, "target_id": target})
+        for name in sorted(model.figures):
+            figure = model.figures[name]
+            figure_id += 1
+            warn_after, error_after = effective_policy(dataset, model, figure)
+            rows["figure"].append({
+                "id": figure_id, "record_id": model.id, "name": name,
+                "value_text": figure.value.text, "value": figure.value.value, "unit": figure.value.unit,
+                "dimension": figure.value.dimension, "direction": figure.direction, "scope": figure.scope,
+                "status": figure.status, "as_of": _iso(figure.as_of), "as_of_text": figure.as_of.text,
+                "reviewed": _iso(figure.reviewed), "reviewed_text": figure.reviewed.text,
+                "precision": figure.precision, "sparsity": figure.sparsity, "method": figure.method,
+                "note": figure.note, "uncertainty": figure.uncertainty,
+                "derived_product": " ".join(figure.derived.product) if figure.derived else None,
+                "derived_factor": figure.derived.factor if figure.derived else None,
+                "warn_after": warn_after, "error_after": error_after,
+            })
+            cite(figure.sources, figure_id, None)
+            claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]
+            claims += [("alternative", entry) for entry in figure.alternatives]
+            positions = {"history": 0, "alternative": 0}
+            for claim_kind, claim in claims:
+                claim_id += 1
+                rows["claim"].append({
+                    "id": claim_id, "figure_id": figure_id, "claim_kind": claim_kind, "position": positions[claim_kind],
+                    "value_text": claim.value.text, "value": claim.value.value, "unit": claim.value.unit,
+                    "status": claim.status, "direction": getattr(claim, "direction", None), "scope": getattr(claim, "scope", None),
+                    "as_of": _iso(claim.as_of), "reviewed": _iso(getattr(claim, "reviewed", None)),
+                    "reason": getattr(claim, "reason", None), "note": getattr(claim, "note", None),
+                })
+                positions[claim_kind] += 1
+                cite(claim.sources, figure_id, claim_id)
+    return rows
+
+
+def _iso(date: schema.SpecDate | None) -> str | None:
+    return date.day.isoformat() if date else None

@@ -1,0 +1,135 @@
+"""Read records and figures out of a built database (a read-only sqlite3 connection)."""
+
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from typing import Any
+
+from specdb.errors import NotFound
+from specdb.units import format_value
+
+FIGURE_COLUMNS = (
+    "record_id", "kind", "vendor", "name", "value_text", "value", "unit", "direction", "scope",
+    "status", "as_of", "reviewed", "precision", "sparsity",
+)
+
+
+def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
+    sql = (
+        "SELECT r.id, r.kind, r.name, r.vendor, r.family, r.released,"
+        " (SELECT COUNT(*) FROM figure f WHERE f.record_id = r.id) AS figures,"
+        " (SELECT MAX(f.reviewed) FROM figure f WHERE f.record_id = r.id) AS last_reviewed"
+        " FROM record r"
+    )
+    params: tuple[Any, ...] = ()
+    if kind:
+        sql += " WHERE r.kind = ?"
+        params = (kind,)
+    sql += " ORDER BY r.kind, r.id"
+    return [dict(row) for row in connection.execute(sql, params)]
+
+
+def resolve(connection: sqlite3.Connection, name: str) -> str:
+    """The record id for an id or an alias (any case); NotFound names the closest matches."""
+    row = connection.execute("SELECT id FROM record WHERE id = ?", (name,)).fetchone()
+    if row is None:
+        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name.casefold(),)).fetchone()
+    if row is None:
+        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name.casefold(),)).fetchone()
+    if row is not None:
+        return row[0]
+    candidates = [r[0] for r in connection.execute("SELECT id FROM record UNION SELECT alias FROM alias")]
+    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else "; `specdb list` shows every record"
+    raise NotFound(f"no record or alias '{name}'{hint}")
+
+
+def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
+    """One record with its aliases, the records it uses, and every figure with its sources, history and alternatives."""
+    record_id = resolve(connection, name)
+    record = dict(connection.execute("SELECT * FROM record WHERE id = ?", (record_id,)).fetchone())
+    record["aliases"] = [r[0] for r in connection.execute("SELECT alias FROM alias WHERE record_id = ? ORDER BY alias", (record_id,))]
+    record["uses"] = {r[0]: r[1] for r in connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,))}
+    record["used_by"] = [r[0] for r in connection.execute("SELECT DISTINCT record_id FROM record_use WHERE target_id = ? ORDER BY record_id", (record_id,))]
+    citations = _citations(connection, record_id)
+    claims: dict[int, list[dict[str, Any]]] = {}
+    for row in connection.execute(
+        "SELECT c.* FROM claim c JOIN figure f ON f.id = c.figure_id WHERE f.record_id = ? ORDER BY c.figure_id, c.claim_kind, c.position",
+        (record_id,),
+    ):
+        claim = dict(row)
+        claim["sources"] = citations.get((claim["figure_id"], claim["id"]), [])
+        claims.setdefault(claim["figure_id"], []).append(claim)
+    figures = []
+    for row in connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)):
+        figure = dict(row)
+        figure["display"] = format_value(figure["value"], figure["dimension"])
+        figure["sources"] = citations.get((figure["id"], None), [])
+        own_claims = claims.get(figure["id"], [])
+        figure["history"] = [_claim_out(c) for c in own_claims if c["claim_kind"] == "history"]
+        figure["alternatives"] = [_claim_out(c) for c in own_claims if c["claim_kind"] == "alternative"]
+        figures.append(_drop_ids(figure))
+    record["figures"] = figures
+    return record
+
+
+def _citations(connection: sqlite3.Connection, record_id: str) -> dict[tuple[int, int | None], list[dict[str, Any]]]:
+    found: dict[tuple[int, int | None], list[dict[str, Any]]] = {}
+    for row in connection.execute(
+        "SELECT c.figure_id, c.claim_id, c.source_id, c.quote, c.locator, s.name AS title, s.publisher, s.url, s.citation"
+        " FROM citation c JOIN figure f ON f.id = c.figure_id JOIN source s ON s.id = c.source_id"
+        " WHERE f.record_id = ? ORDER BY c.figure_id, c.claim_id, c.position",
+        (record_id,),
+    ):
+        entry = dict(row)
+        key = (entry.pop("figure_id"), entry.pop("claim_id"))
+        found.setdefault(key, []).append(entry)
+    return found
+
+
+def _claim_out(claim: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in claim.items() if key not in ("id", "figure_id", "claim_kind", "position")}
+
+
+def _drop_ids(figure: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in figure.items() if key not in ("id", "record_id")}
+
+
+def list_figures(
+    connection: sqlite3.Connection,
+    *,
+    kind: str | None = None,
+    name: str | None = None,
+    vendor: str | None = None,
+    record: str | None = None,
+    status: str | None = None,
+) -> list[dict[str, Any]]:
+    """Figures across records, filtered; `name` accepts SQL LIKE wildcards (`%bandwidth`)."""
+    clauses, params = [], []
+    for column, value, operator in (
+        ("r.kind", kind, "="), ("f.name", name, "LIKE"), ("r.vendor", vendor, "LIKE"),
+        ("f.status", status, "="),
+    ):
+        if value:
+            clauses.append(f"{column} {operator} ?")
+            params.append(value)
+    if record:
+        clauses.append("r.id = ?")
+        params.append(resolve(connection, record))
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    sql = (
+        "SELECT f.record_id, r.kind, r.vendor, f.name, f.value_text, f.value, f.unit, f.direction, f.scope,"
+        " f.status, f.as_of, f.reviewed, f.precision, f.sparsity"
+        f" FROM figure f JOIN record r ON r.id = f.record_id{where} ORDER BY r.kind, f.record_id, f.name"
+    )
+    return [dict(row) for row in connection.execute(sql, params)]
+
+
+def list_sources(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+    sql = (
+        "SELECT s.id, s.publisher, s.name, s.url, s.published, s.accessed,"
+        " (SELECT COUNT(DISTINCT c.figure_id) FROM citation c WHERE c.source_id = s.id) AS figures"
+        " FROM source s ORDER BY s.id"
+    )
+    return [dict(row) for row in connection.execute(sql)]

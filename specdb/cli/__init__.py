@@ -1,0 +1,60 @@
+"""The `specdb` command: a thin layer of Typer commands over the library."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from specdb import __version__
+from specdb.cli import records
+from specdb.errors import EXIT_ENVIRONMENT, SpecdbError
+
+app = typer.Typer(
+    name="specdb",
+    help="A reviewed, versioned database of AI hardware figures. Exit codes: 0 ok, 1 findings, 2 usage, 3 environment.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"specdb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit")] = None,
+) -> None:
+    """specdb: AI hardware figures with their sources."""
+
+
+app.command("validate")(records.validate)
+app.command("build")(records.build)
+app.command("list")(records.list_records)
+app.command("show")(records.show)
+
+
+def main() -> None:
+    from specdb.cli.common import fail
+
+    try:
+        app()
+    except typer.Exit:
+        raise
+    except SpecdbError as error:
+        try:
+            fail(error)
+        except typer.Exit as exit_:
+            sys.exit(exit_.exit_code)
+    except KeyboardInterrupt:
+        print("specdb: interrupted", file=sys.stderr)
+        sys.exit(130)
+    except Exception as error:  # the last line of defence: a message, never a traceback
+        print(f"specdb: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        sys.exit(EXIT_ENVIRONMENT)

@@ -1,0 +1,114 @@
+"""validate, build, list and show: the commands over records."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, locate, open_database
+
+
+def validate(specs: SpecsOption = None) -> None:
+    """Check every spec file and print every problem as path:line:column: message.
+
+    Exits 1 when there is any problem. Example: specdb validate --specs ./specs
+    """
+    from specdb.dataset import load_specs
+    from specdb.errors import InvalidSpecs
+
+    specs_dir, _ = locate(specs, None)
+    dataset = load_specs(specs_dir)
+    if not dataset.ok:
+        raise InvalidSpecs(dataset.problems)
+    sources = sum(1 for loaded in dataset.records.values() if loaded.model.kind == "source")
+    print(f"{specs_dir}: {len(dataset.records) - sources} records and {sources} sources are valid", file=sys.stderr)
+
+
+def build(specs: SpecsOption = None, db: DbOption = None) -> None:
+    """Validate the specs and build the database from them, atomically.
+
+    Does no work when nothing changed. Example: specdb build --db specdb.sqlite
+    """
+    from specdb.build import build as build_database
+
+    specs_dir, db_path = locate(specs, db)
+    result = build_database(specs_dir, db_path)
+    state = "built" if result.changed else "up to date"
+    print(f"{db_path}: {state} ({result.records} records, {result.figures} figures)", file=sys.stderr)
+
+
+def list_records(
+    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="accelerator, link, fabric, system, cluster or source")] = None,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """List records, one row each. Example: specdb list --kind accelerator"""
+    from specdb.catalog import list_records as records
+    from specdb.catalog import list_sources
+
+    connection = open_database(specs, db)
+    rows = list_sources(connection) if kind == "source" else records(connection, kind)
+    emit(rows, fmt)
+
+
+def show(
+    record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'")],
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Show one record: its figures with how each is counted, sources, history and alternatives.
+
+    Example: specdb show "NVIDIA H100 80GB HBM3"
+    """
+    from specdb.catalog import show_record
+
+    shown = show_record(open_database(specs, db), record)
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+    elif fmt is Format.csv:
+        emit(shown["figures"], fmt, _FIGURE_COLUMNS)
+    else:
+        sys.stdout.write(_describe(shown))
+
+
+_FIGURE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status", "as_of", "reviewed")
+
+
+def _describe(record: dict[str, Any]) -> str:
+    from specdb.output import text_table
+
+    lines = [f"{record['name']}  ({record['id']}, {record['kind']})"]
+    for label, key in (("vendor", "vendor"), ("family", "family"), ("released", "released")):
+        if record.get(key):
+            lines.append(f"  {label}: {record[key]}")
+    if record["aliases"]:
+        lines.append(f"  aliases: {', '.join(record['aliases'])}")
+    if record["uses"]:
+        lines.append("  uses: " + ", ".join(f"{role} {target}" for role, target in record["uses"].items()))
+    if record.get("notes"):
+        lines.append(f"  notes: {record['notes']}")
+    lines.append("")
+    lines.append(text_table(record["figures"], list(_FIGURE_COLUMNS)).rstrip("\n"))
+    for figure in record["figures"]:
+        details = []
+        for key in ("precision", "sparsity", "method", "note", "uncertainty"):
+            if figure.get(key):
+                details.append(f"    {key}: {figure[key]}")
+        if figure.get("derived_product"):
+            details.append(f"    derived: {' x '.join(figure['derived_product'].split())} x {figure['derived_factor']:g}")
+        for source in figure["sources"]:
+            quote = f' "{source["quote"]}"' if source.get("quote") else ""
+            details.append(f"    source: {source['source_id']}{quote}")
+        for claim in figure["history"]:
+            details.append(f"    was {claim['value_text']} as of {claim['as_of']}")
+        for claim in figure["alternatives"]:
+            details.append(f"    alternative {claim['value_text']}: {claim['reason']}")
+        if details:
+            lines.append(f"\n  {figure['name']}:")
+            lines.extend(details)
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,238 @@
+"""Load a specs folder: read every file, validate each record, then check the records against each other.
+
+`load_specs` never raises on bad input: everything wrong is a `Problem` with
+the file, line and column, and all of them are reported, not only the first.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import ValidationError
+
+from specdb import schema
+from specdb.schema import Figure, KindPolicies, Record, SourceRecord
+from specdb.specfiles import spec_files, symlinked_folders
+from specdb.yamlread import Located, read_yaml
+
+POLICY_FILE = "policy.yaml"
+DERIVED_TOLERANCE = 0.02
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    path: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+
+
+@dataclass
+class LoadedRecord:
+    model: Record | SourceRecord
+    relpath: str
+    located: Located
+
+
+@dataclass
+class Dataset:
+    root: Path
+    records: dict[str, LoadedRecord] = field(default_factory=dict)
+    policies: KindPolicies | None = None
+    problems: list[Problem] = field(default_factory=list)
+    content_hash: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def figure(self, record_id: str, name: str) -> Figure | None:
+        loaded = self.records.get(record_id)
+        if loaded is None or not isinstance(loaded.model, Record):
+            return None
+        return loaded.model.figures.get(name)
+
+
+def load_specs(root: Path) -> Dataset:
+    """Read and validate every record under root."""
+    root = Path(root)
+    dataset = Dataset(root=root)
+    if not root.is_dir():
+        dataset.problems.append(Problem(str(root), 1, 1, "specs folder not found"))
+        return dataset
+    digest = hashlib.sha256()
+    for relpath in symlinked_folders(root):
+        dataset.problems.append(Problem(_shown(root, relpath), 1, 1, "symbolic link to a folder: not followed; copy the records instead"))
+    for relpath, path in spec_files(root):
+        shown = _shown(root, relpath)
+        located, yaml_problems = read_yaml(path)
+        dataset.problems.extend(Problem(shown, p.line, p.column, p.message) for p in yaml_problems)
+        if located is None:
+            continue
+        digest.update(relpath.encode() + b"\0" + path.read_bytes() + b"\0")
+        _load_one(dataset, relpath, shown, located)
+    dataset.content_hash = digest.hexdigest()
+    _check_references(dataset)
+    dataset.problems.sort()
+    return dataset
+
+
+def _shown(root: Path, relpath: str) -> str:
+    """The file as the user would type it: relative to the working folder when inside it."""
+    full = os.path.join(str(root), relpath)
+    try:
+        relative = os.path.relpath(full)
+    except ValueError:
+        return full
+    return full if relative.startswith("..") else relative
+
+
+def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> None:
+    data = located.data
+    problems = dataset.problems
+    if not isinstance(data, dict):
+        problems.append(Problem(shown, *located.where(()), "a record file must be a mapping of keys"))
+        return
+    parts = relpath.split("/")
+    if relpath == POLICY_FILE:
+        model_type: type[Any] = KindPolicies
+    elif len(parts) != 2 or parts[0] not in schema.KINDS:
+        problems.append(Problem(shown, 1, 1, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}"))
+        return
+    else:
+        model_type = SourceRecord if data.get("kind") == "source" else Record
+    try:
+        model = model_type.model_validate(data)
+    except ValidationError as exc:
+        problems.extend(_problems_from(exc, shown, located))
+        return
+    if model_type is KindPolicies:
+        dataset.policies = model
+        return
+    folder, filename = parts
+    if not filename.endswith(".yaml"):
+        problems.append(Problem(shown, 1, 1, "record files end in .yaml"))
+    if filename.rsplit(".", 1)[0] != model.id:
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'"))
+    if folder != model.kind:
+        problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
+    if model.id in dataset.records:
+        other = dataset.records[model.id].relpath
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {_shown(dataset.root, other)}"))
+        return
+    dataset.records[model.id] = LoadedRecord(model, relpath, located)
+
+
+def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:
+    for error in exc.errors(include_url=False):
+        loc = tuple(part for part in error["loc"] if not (isinstance(part, str) and "[" in part and part != "[key]"))
+        kind = error["type"]
+        if loc and loc[-1] == "[key]":
+            path = loc[:-1]
+            yield Problem(shown, *located.where(path, key=True), f"{_dotted(path[:-1])}: '{path[-1]}' is not an allowed name here")
+            continue
+        if kind == "missing":
+            yield Problem(shown, *located.where(loc[:-1]), f"missing key '{_dotted(loc)}'")
+        elif kind == "extra_forbidden":
+            yield Problem(shown, *located.where(loc, key=True), f"unknown key '{_dotted(loc)}'")
+        else:
+            yield Problem(shown, *located.where(loc), f"{_dotted(loc) or 'record'}: {_message(error)}")
+
+
+def _dotted(loc: tuple[Any, ...]) -> str:
+    text = ""
+    for part in loc:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text.replace("schema_", "schema")
+
+
+def _message(error: Any) -> str:
+    kind = error["type"]
+    given = error.get("input")
+    if kind == "literal_error":
+        return f"'{given}' is not one of {error['ctx']['expected']}"
+    if kind == "string_pattern_mismatch":
+        return f"'{given}' has characters that are not allowed (lowercase letters, digits, '-' for ids; '_' for figure names)"
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return "expected a mapping of keys"
+    if kind == "list_type":
+        return "expected a list"
+    if kind == "string_type":
+        return "expected text"
+    if kind == "too_short":
+        return "must not be empty"
+    message = error["msg"]
+    return message.removeprefix("Value error, ")
+
+
+def _check_references(dataset: Dataset) -> None:
+    sources = {rid for rid, loaded in dataset.records.items() if isinstance(loaded.model, SourceRecord)}
+    alias_owner: dict[str, str] = {}
+    for record_id in dataset.records:
+        alias_owner[record_id.casefold()] = record_id
+    for record_id, loaded in dataset.records.items():
+        model = loaded.model
+        if not isinstance(model, Record):
+            continue
+        report = _reporter(dataset, loaded)
+        for index, alias in enumerate(model.aliases):
+            owner = alias_owner.setdefault(alias.casefold(), record_id)
+            if owner != record_id:
+                report(("aliases", index), f"alias '{alias}' already names '{owner}'")
+        for role, target in model.uses.items():
+            target_loaded = dataset.records.get(target)
+            if target_loaded is None:
+                report(("uses", role), f"uses.{role}: no record '{target}'")
+            elif target_loaded.model.kind != schema.ROLE_KINDS[role]:
+                report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}")
+        for name, figure in model.figures.items():
+            _check_figure(dataset, sources, report, record_id, name, figure)
+
+
+def _reporter(dataset: Dataset, loaded: LoadedRecord):
+    shown = _shown(dataset.root, loaded.relpath)
+
+    def report(path: tuple[Any, ...], message: str) -> None:
+        dataset.problems.append(Problem(shown, *loaded.located.where(path), message))
+
+    return report
+
+
+def _check_figure(dataset: Dataset, sources: set[str], report, record_id: str, name: str, figure: Figure) -> None:
+    base = ("figures", name)
+    citations = [(base + ("sources", i, "ref"), c.ref) for i, c in enumerate(figure.sources)]
+    for kind, claims in (("history", figure.history), ("alternatives", figure.alternatives)):
+        for i, claim in enumerate(claims):
+            citations += [(base + (kind, i, "sources", j, "ref"), c.ref) for j, c in enumerate(claim.sources)]
+    for path, ref in citations:
+        if ref not in sources:
+            report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)")
+    if figure.reviewed.day < figure.as_of.day:
+        report(base + ("reviewed",), f"reviewed {figure.reviewed} is before as_of {figure.as_of}")
+    if figure.derived is not None:
+        _check_derivation(dataset, report, record_id, name, figure)
+
+
+def _check_derivation(dataset: Dataset, report, record_id: str, name: str, figure: Figure) -> None:
+    derived = figure.derived
+    assert derived is not None
+    path = ("figures", name, "derived", "product")
+    product = derived.factor
+    for index, reference in enumerate(derived.product):
+        other_record, _, other_name = reference.rpartition(".")
+        part = dataset.figure(other_record or record_id, other_name)
+        if part is None:
+            report(path + (index,), f"derived: no figure '{reference}'")
+            return
+        product *= part.value.value
+    if not math.isclose(product, figure.value.value, rel_tol=DERIVED_TOLERANCE):
+        parts = " x ".join(derived.product)
+        report(path, f"derived: {parts} x {derived.factor:g} = {product:.6g}, but value is {figure.value.value:.6g} (more than {DERIVED_TOLERANCE:.0%} apart)")

@@ -1,0 +1,36 @@
+"""Errors that reach the user as a message and an exit code, never as a traceback."""
+
+from __future__ import annotations
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1
+EXIT_USAGE = 2
+EXIT_ENVIRONMENT = 3
+
+
+class SpecdbError(Exception):
+    """A failure the user can act on; the message says what and where."""
+
+    exit_code = EXIT_ENVIRONMENT
+
+
+class InvalidSpecs(SpecdbError):
+    exit_code = EXIT_FINDINGS
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__(f"{len(self.problems)} problem(s) in the specs")
+
+
+class UsageError(SpecdbError):
+    exit_code = EXIT_USAGE
+
+
+class DatabaseError(SpecdbError):
+    """The database cannot be opened, is not a specdb database, or is from a newer specdb."""
+
+
+class NotFound(SpecdbError):
+    """An id, alias or figure that is not in the data: a usage error."""
+
+    exit_code = EXIT_USAGE

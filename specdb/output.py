@@ -1,0 +1,70 @@
+"""Render rows (a list of dicts with the same keys) as a table, JSON, CSV or Markdown.
+
+Written here rather than with a table library: the ones that do this well
+cost more at import than a whole read command is allowed to take.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any, Iterable, Sequence
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def render(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None) -> str:
+    columns = list(columns) if columns is not None else (list(rows[0]) if rows else [])
+    if fmt == "json":
+        return json.dumps([{column: row.get(column) for column in columns} for row in rows], indent=2, ensure_ascii=False) + "\n"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(columns)
+        writer.writerows([_cell(row.get(column)) for column in columns] for row in rows)
+        return buffer.getvalue()
+    if fmt == "markdown":
+        return markdown_table(rows, columns)
+    return text_table(rows, columns)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_cell(item) for item in value)
+    return str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def text_table(rows: Sequence[dict[str, Any]], columns: list[str]) -> str:
+    if not rows:
+        return "(no rows)\n"
+    cells = [[_cell(row.get(column)) for column in columns] for row in rows]
+    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
+    numeric = [all(_is_number(row.get(column)) or row.get(column) is None for row in rows) for column in columns]
+
+    def line(values: list[str]) -> str:
+        parts = [value.rjust(width) if right else value.ljust(width) for value, width, right in zip(values, widths, numeric)]
+        return "  ".join(parts).rstrip()
+
+    header = line(columns)
+    rule = "  ".join("-" * width for width in widths)
+    return "\n".join([header, rule, *(line(values) for values in cells)]) + "\n"
+
+
+def markdown_table(rows: Sequence[dict[str, Any]], columns: list[str]) -> str:
+    def escape(text: str) -> str:
+        return text.replace("|", "\\|")
+
+    numeric = [bool(rows) and all(_is_number(row.get(column)) or row.get(column) is None for row in rows) for column in columns]
+    out = ["| " + " | ".join(columns) + " |", "|" + "|".join("---:" if right else "---" for right in numeric) + "|"]
+    for row in rows:
+        out.append("| " + " | ".join(escape(_cell(row.get(column))) for column in columns) + " |")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,242 @@
+"""The record format, version 1, as pydantic models (see docs/record-format.md).
+
+Input arrives as plain strings from `yamlread`, so every typed field parses
+its own text: quantities through `units`, dates through `parse_spec_date`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+
+from specdb.units import Quantity, UnitError, parse_quantity
+
+SCHEMA_VERSION = "1"
+KINDS = ("accelerator", "link", "fabric", "system", "cluster", "source")
+DIRECTIONS = ("total", "per-direction", "bidirectional")
+SCOPES = ("per-accelerator", "per-link", "per-port", "per-lane", "per-system")
+STATUSES = ("spec", "announced", "shipping", "measured")
+PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8")
+SPARSITIES = ("dense", "sparse")
+PERIODS = ("day", "month", "year")
+ROLE_KINDS = {
+    "accelerator": "accelerator",
+    "scale_up": "link",
+    "host_link": "link",
+    "scale_out": "fabric",
+    "nic": "fabric",
+    "system": "system",
+}
+
+ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
+FIGURE_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
+_DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+
+
+@dataclass(frozen=True, order=True)
+class SpecDate:
+    """A date as written: a full day, or a month meaning its first day."""
+
+    day: dt.date
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def parse_spec_date(text: Any) -> SpecDate:
+    if not isinstance(text, str):
+        raise ValueError("expected a date such as 2026-07 or 2026-07-15")
+    match = _DATE.match(text.strip())
+    if match is None:
+        raise ValueError(f"'{text}' is not a date; write YYYY-MM-DD or YYYY-MM")
+    year, month, day = int(match[1]), int(match[2]), int(match[3] or 1)
+    try:
+        return SpecDate(dt.date(year, month, day), text.strip())
+    except ValueError as exc:
+        raise ValueError(f"'{text}' is not a real date ({exc})") from None
+
+
+def _past_date(text: Any) -> SpecDate:
+    parsed = parse_spec_date(text)
+    if parsed.day > dt.date.today():
+        raise ValueError(f"'{parsed.text}' is in the future")
+    return parsed
+
+
+def _quantity(text: Any) -> Quantity:
+    if not isinstance(text, str):
+        raise ValueError("expected a quantity such as '3.35 TB/s' or '72'")
+    try:
+        return parse_quantity(text)
+    except UnitError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _number(text: Any) -> float:
+    quantity = _quantity(text)
+    if quantity.dimension != "count":
+        raise ValueError(f"'{text}' must be a plain number")
+    return quantity.value
+
+
+def _whole_number(text: Any) -> int:
+    value = _number(text)
+    if value != int(value):
+        raise ValueError(f"'{text}' must be a whole number")
+    return int(value)
+
+
+def _text(value: Any) -> Any:
+    if isinstance(value, str) and not value.strip():
+        raise ValueError("must not be empty")
+    return value
+
+
+QuantityField = Annotated[Quantity, BeforeValidator(_quantity)]
+DateField = Annotated[SpecDate, BeforeValidator(parse_spec_date)]
+PastDateField = Annotated[SpecDate, BeforeValidator(_past_date)]
+Text = Annotated[str, BeforeValidator(_text)]
+RecordId = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
+FigureName = Annotated[str, StringConstraints(pattern=FIGURE_NAME_PATTERN)]
+FigureReference = Annotated[str, StringConstraints(pattern=r"^(?:[a-z0-9][a-z0-9-]*\.)?[a-z][a-z0-9_]*$")]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
+
+
+class Period(Strict):
+    count: Annotated[int, BeforeValidator(_whole_number), Field(gt=0)]
+    period: Literal[PERIODS]  # type: ignore[valid-type]
+
+
+class ReviewPolicy(Strict):
+    warn_after: Period | None = None
+    error_after: Period | None = None
+
+
+class SourceCitation(Strict):
+    ref: RecordId
+    quote: Text | None = None
+    locator: Text | None = None
+    note: Text | None = None
+
+
+Sources = Annotated[list[SourceCitation], Field(min_length=1)]
+
+
+class Derivation(Strict):
+    product: Annotated[list[FigureReference], Field(min_length=1)]
+    factor: Annotated[float, BeforeValidator(_number)] = 1.0
+    note: Text | None = None
+
+
+class Alternative(Strict):
+    value: QuantityField
+    reason: Text
+    sources: Sources
+    status: Literal[STATUSES] | None = None  # type: ignore[valid-type]
+    as_of: PastDateField | None = None
+
+
+class HistoryEntry(Strict):
+    value: QuantityField
+    as_of: PastDateField
+    reviewed: PastDateField
+    sources: Sources
+    status: Literal[STATUSES] | None = None  # type: ignore[valid-type]
+    direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
+    scope: Literal[SCOPES] | None = None  # type: ignore[valid-type]
+    note: Text | None = None
+
+
+class Figure(Strict):
+    value: QuantityField
+    direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
+    scope: Literal[SCOPES] | None = None  # type: ignore[valid-type]
+    status: Literal[STATUSES]  # type: ignore[valid-type]
+    as_of: PastDateField
+    reviewed: PastDateField
+    sources: Sources
+    precision: Literal[PRECISIONS] | None = None  # type: ignore[valid-type]
+    sparsity: Literal[SPARSITIES] | None = None  # type: ignore[valid-type]
+    method: Text | None = None
+    note: Text | None = None
+    uncertainty: Text | None = None
+    derived: Derivation | None = None
+    alternatives: list[Alternative] = []
+    history: list[HistoryEntry] = []
+    review: ReviewPolicy | None = None
+
+    @model_validator(mode="after")
+    def _counted_as_its_dimension_requires(self) -> "Figure":
+        missing = []
+        dimension = self.value.dimension
+        if dimension == "bandwidth":
+            missing += [key for key in ("direction", "scope") if getattr(self, key) is None]
+        elif self.direction is not None:
+            raise ValueError(f"'direction' applies to bandwidths only, not to a {dimension}")
+        if dimension == "compute":
+            missing += [key for key in ("precision", "sparsity") if getattr(self, key) is None]
+        if self.status == "measured" and self.method is None:
+            missing.append("method")
+        if missing:
+            keys = ", ".join(f"'{key}'" for key in missing)
+            what = "a measured figure" if missing == ["method"] else f"a {dimension} figure"
+            raise ValueError(f"{what} needs {keys}")
+        for entry in self.history:
+            if entry.value.dimension != dimension:
+                raise ValueError(f"history value '{entry.value.text}' is a {entry.value.dimension}, not a {dimension}")
+        for alternative in self.alternatives:
+            if alternative.value.dimension != dimension:
+                raise ValueError(f"alternative value '{alternative.value.text}' is a {alternative.value.dimension}, not a {dimension}")
+        dates = [entry.as_of.day for entry in self.history]
+        if dates != sorted(dates, reverse=True):
+            raise ValueError("history must be ordered newest first (by as_of)")
+        return self
+
+
+class Record(Strict):
+    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    id: RecordId
+    kind: Literal[KINDS[:-1]]  # type: ignore[valid-type]
+    name: Text
+    vendor: Text
+    family: Text | None = None
+    released: DateField | None = None
+    aliases: list[Text] = []
+    notes: Text | None = None
+    uses: dict[Literal[tuple(ROLE_KINDS)], RecordId] = {}  # type: ignore[valid-type]
+    review: ReviewPolicy | None = None
+    figures: Annotated[dict[FigureName, Figure], Field(min_length=1)]
+
+
+class SourceRecord(Strict):
+    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    id: RecordId
+    kind: Literal["source"]
+    name: Text
+    publisher: Text
+    url: Annotated[str, StringConstraints(pattern=r"^https?://\S+$")] | None = None
+    citation: Text | None = None
+    published: PastDateField | None = None
+    accessed: PastDateField | None = None
+    notes: Text | None = None
+
+    @model_validator(mode="after")
+    def _can_be_found(self) -> "SourceRecord":
+        if self.url is None and self.citation is None:
+            raise ValueError("a source needs 'url' or 'citation'")
+        if self.published is None and self.accessed is None:
+            raise ValueError("a source needs 'published' or 'accessed'")
+        return self
+
+
+class KindPolicies(Strict):
+    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    review: dict[Literal[KINDS[:-1]], ReviewPolicy] = {}  # type: ignore[valid-type]

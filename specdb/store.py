@@ -1,0 +1,76 @@
+"""The read side of the database: open it read-only with the standard library, and keep it fresh.
+
+Nothing here imports SQLAlchemy, SQLModel, Alembic or pydantic, so a read
+command on an up-to-date database starts in a few tens of milliseconds; only a
+missing or stale database pulls in `build`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from specdb.errors import DatabaseError
+from specdb.specfiles import stat_fingerprint
+
+# The Alembic revision this code reads and writes; a test checks it is the migrations' head.
+HEAD_REVISION = "0001"
+KNOWN_REVISIONS = ("0001",)
+
+
+def connect_readonly(path: Path) -> sqlite3.Connection:
+    """A read-only connection: writes through it fail, and it never creates a file."""
+    if not path.exists():
+        raise DatabaseError(f"{path}: database not found")
+    try:
+        connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        connection.row_factory = sqlite3.Row
+        connection.execute("PRAGMA foreign_keys = ON")
+        connection.execute("PRAGMA query_only = ON")
+        revision = _revision(connection)
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(f"{path}: cannot be read as a SQLite database ({exc})") from None
+    check_revision(path, revision)
+    return connection
+
+
+def _revision(connection: sqlite3.Connection) -> str | None:
+    try:
+        row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    return row[0] if row else None
+
+
+def check_revision(path: Path, revision: str | None) -> None:
+    if revision is None:
+        raise DatabaseError(f"{path}: not a specdb database (no schema version); pass another --db or delete the file")
+    if revision not in KNOWN_REVISIONS:
+        raise DatabaseError(f"{path}: made by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb or use another --db")
+
+
+def read_meta(connection: sqlite3.Connection) -> dict[str, str]:
+    return {row[0]: row[1] for row in connection.execute("SELECT key, value FROM meta")}
+
+
+def is_fresh(db_path: Path, specs: Path) -> bool:
+    """True when the database exists, is at the current schema, and was built from these very files."""
+    if not db_path.exists():
+        return False
+    connection = connect_readonly(db_path)
+    try:
+        if _revision(connection) != HEAD_REVISION:
+            return False
+        meta = read_meta(connection)
+    finally:
+        connection.close()
+    return meta.get("specs_dir") == str(specs) and meta.get("stat_fingerprint") == stat_fingerprint(specs)
+
+
+def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
+    """Open the database for reading, building or refreshing it first when the specs changed."""
+    if not is_fresh(db_path, specs):
+        from specdb.build import build
+
+        build(specs, db_path)
+    return connect_readonly(db_path)

@@ -1,0 +1,178 @@
+"""Read one YAML file into plain dicts, lists and strings, remembering where each came from.
+
+PyYAML's constructors are never run: scalars stay the text that was written
+(so `NO`, `4.0` and `2026-07-01` are strings for the schema to parse), duplicate
+keys, anchors/aliases, tags and non-UTF-8 bytes are reported with their line
+and column instead of being silently accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+try:
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # libyaml missing: the pure-Python loader reads the same documents
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_DEPTH = 32
+_PLAIN_TAGS = {
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
+}
+_NULL_TAG = "tag:yaml.org,2002:null"
+_BRACKETS = re.compile(r"[\[\]{}]")
+# Block nesting shows as indentation or as "- - -" / "? ? ?" on one line.
+_DEEP_BLOCK = re.compile(r"^(?: {%d,}|(?:[-?:] +){%d,})" % (MAX_DEPTH * 2, MAX_DEPTH), re.MULTILINE)
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass
+class Located:
+    """A document's plain data, with the (line, column) of every value and every mapping key."""
+
+    data: Any
+    values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: Path_, *, key: bool = False) -> tuple[int, int]:
+        """The closest known position for path: the key itself when asked, else its value."""
+        if key and path in self.keys:
+            return self.keys[path]
+        while path:
+            if path in self.values:
+                return self.values[path]
+            path = path[:-1]
+        return self.values.get((), (1, 1))
+
+
+class YamlProblem(Exception):
+    def __init__(self, message: str, line: int = 1, column: int = 1):
+        super().__init__(message)
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+def _position(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
+
+
+def read_yaml(path: Path) -> tuple[Located | None, list[YamlProblem]]:
+    """Read path; return its data or the problems that stop it being read."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            return None, [YamlProblem(f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB")]
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [YamlProblem(f"cannot read file: {exc.strerror or exc}")]
+    return parse_yaml(raw)
+
+
+def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        return None, [YamlProblem(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", line, column)]
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    depth_problem = _nesting_problem(text)
+    if depth_problem:
+        return None, [depth_problem]
+    try:
+        loader = _Loader(text)
+        try:
+            root = loader.get_single_node()
+        finally:
+            loader.dispose()
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = _position(mark) if mark else (1, 1)
+        return None, [YamlProblem(f"YAML syntax: {exc.problem or exc.context}", line, column)]
+    except yaml.YAMLError as exc:
+        return None, [YamlProblem(f"YAML error: {exc}")]
+    if root is None:
+        return None, [YamlProblem("file is empty; a record is a mapping of keys")]
+    located = Located(data=None)
+    problems: list[YamlProblem] = []
+    seen: set[int] = set()
+    located.data = _plain(root, (), located, problems, seen)
+    if any(p.message.startswith("anchors and aliases") for p in problems):
+        problems = [p for p in problems if not p.message.startswith("anchors and aliases")]
+        problems.extend(_alias_positions(text))
+    return (located if not problems else None), problems
+
+
+def _nesting_problem(text: str) -> YamlProblem | None:
+    """Refuse absurd nesting before the composer recurses into it."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                index = match.start()
+                line = text.count("\n", 0, index) + 1
+                column = index - (text.rfind("\n", 0, index) + 1) + 1
+                return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, column)
+        elif depth:
+            depth -= 1
+    for match in _DEEP_BLOCK.finditer(text):
+        line = text.count("\n", 0, match.start()) + 1
+        return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, 1)
+    return None
+
+
+def _plain(node: Any, path: Path_, located: Located, problems: list[YamlProblem], seen: set[int]) -> Any:
+    position = _position(node.start_mark)
+    located.values[path] = position
+    if id(node) in seen:
+        problems.append(YamlProblem("anchors and aliases are not allowed", *position))
+        return None
+    seen.add(id(node))
+    if node.tag not in _PLAIN_TAGS:
+        tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+        what = "merge keys (<<) are" if tag == "!!merge" else f"tag '{tag}' is"
+        problems.append(YamlProblem(f"{what} not allowed", *position))
+        return None
+    if isinstance(node, yaml.ScalarNode):
+        return None if node.tag == _NULL_TAG else node.value
+    if isinstance(node, yaml.SequenceNode):
+        return [_plain(item, path + (index,), located, problems, seen) for index, item in enumerate(node.value)]
+    mapping: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key_position = _position(key_node.start_mark)
+        if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                problems.append(YamlProblem("merge keys (<<) are not allowed", *key_position))
+            else:
+                problems.append(YamlProblem("a key must be plain text", *key_position))
+            continue
+        key = key_node.value
+        if key in mapping or (path + (key,)) in located.keys:
+            first = located.keys[path + (key,)]
+            problems.append(YamlProblem(f"duplicate key '{key}' (first at line {first[0]})", *key_position))
+            continue
+        located.keys[path + (key,)] = key_position
+        mapping[key] = _plain(value_node, path + (key,), located, problems, seen)
+    return mapping
+
+
+def _alias_positions(text: str) -> list[YamlProblem]:
+    """Point at each alias, which the composed graph no longer shows."""
+    problems = []
+    for event in yaml.parse(text, Loader=_Loader):
+        if isinstance(event, yaml.AliasEvent):
+            problems.append(YamlProblem(f"anchors and aliases are not allowed (alias *{event.anchor})", *_position(event.start_mark)))
+            if len(problems) >= 20:
+                break
+    return problems
