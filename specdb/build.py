@@ -20,7 +20,7 @@ from specdb import schema
 from specdb.dataset import Dataset, load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import stat_fingerprint
-from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, check_revision
+from specdb.store import HEAD_REVISION, check_revision
 
 LOCK_TIMEOUT_SECONDS = 120
 SIDE_FILES = ("-journal", "-wal", "-shm")
@@ -80,22 +80,25 @@ def _build_locked(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
 
 
 def _existing_meta(db_path: Path) -> dict[str, str] | None:
-    """The meta of an existing specdb database at the head revision, else None (it will be replaced)."""
+    """The meta of the database at db_path when it is at the head revision; None when it must be rebuilt.
+
+    A file that is not a specdb database is never overwritten.
+    """
     if not db_path.exists():
         return None
     try:
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
         try:
-            revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()
-            if revision is None or revision[0] != HEAD_REVISION:
-                if revision is not None and revision[0] not in KNOWN_REVISIONS:
-                    check_revision(db_path, revision[0])
+            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
+            revision = row[0] if row else None
+            check_revision(db_path, revision)
+            if revision != HEAD_REVISION:
                 return None
             return dict(connection.execute("SELECT key, value FROM meta").fetchall())
         finally:
             connection.close()
-    except sqlite3.DatabaseError:
-        return None
+    except sqlite3.DatabaseError as exc:
+        raise DatabaseError(f"{db_path}: exists and is not a specdb database ({exc}); delete it or choose another --db") from None
 
 
 def _update_fingerprint(db_path: Path, fingerprint: str) -> None:

@@ -49,6 +49,8 @@ class Dataset:
     policies: KindPolicies | None = None
     problems: list[Problem] = field(default_factory=list)
     content_hash: str = ""
+    # Ids of files that could not be loaded: references to them are not reported a second time.
+    unloaded: set[str] = field(default_factory=set)
 
     @property
     def ok(self) -> bool:
@@ -76,9 +78,11 @@ def load_specs(root: Path) -> Dataset:
         located, yaml_problems = read_yaml(path)
         dataset.problems.extend(Problem(shown, p.line, p.column, p.message) for p in yaml_problems)
         if located is None:
+            dataset.unloaded.add(Path(relpath).stem)
             continue
         digest.update(relpath.encode() + b"\0" + path.read_bytes() + b"\0")
-        _load_one(dataset, relpath, shown, located)
+        if not _load_one(dataset, relpath, shown, located):
+            dataset.unloaded.add(Path(relpath).stem)
     dataset.content_hash = digest.hexdigest()
     _check_references(dataset)
     dataset.problems.sort()
@@ -95,40 +99,43 @@ def _shown(root: Path, relpath: str) -> str:
     return full if relative.startswith("..") else relative
 
 
-def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> None:
+def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> bool:
+    """Validate one file's data and add its record; False when it is not a usable record under its file name."""
     data = located.data
     problems = dataset.problems
     if not isinstance(data, dict):
         problems.append(Problem(shown, *located.where(()), "a record file must be a mapping of keys"))
-        return
+        return False
     parts = relpath.split("/")
     if relpath == POLICY_FILE:
         model_type: type[Any] = KindPolicies
     elif len(parts) != 2 or parts[0] not in schema.KINDS:
         problems.append(Problem(shown, 1, 1, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}"))
-        return
+        return False
     else:
         model_type = SourceRecord if data.get("kind") == "source" else Record
     try:
         model = model_type.model_validate(data)
     except ValidationError as exc:
         problems.extend(_problems_from(exc, shown, located))
-        return
+        return False
     if model_type is KindPolicies:
         dataset.policies = model
-        return
+        return True
     folder, filename = parts
     if not filename.endswith(".yaml"):
         problems.append(Problem(shown, 1, 1, "record files end in .yaml"))
-    if filename.rsplit(".", 1)[0] != model.id:
+    matches_name = filename.rsplit(".", 1)[0] == model.id
+    if not matches_name:
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'"))
     if folder != model.kind:
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
     if model.id in dataset.records:
         other = dataset.records[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {_shown(dataset.root, other)}"))
-        return
+        return True
     dataset.records[model.id] = LoadedRecord(model, relpath, located)
+    return matches_name
 
 
 def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:
@@ -189,9 +196,9 @@ def _check_references(dataset: Dataset) -> None:
                 report(("aliases", index), f"alias '{alias}' already names '{owner}'")
         for role, target in model.uses.items():
             target_loaded = dataset.records.get(target)
-            if target_loaded is None:
+            if target_loaded is None and target not in dataset.unloaded:
                 report(("uses", role), f"uses.{role}: no record '{target}'")
-            elif target_loaded.model.kind != schema.ROLE_KINDS[role]:
+            elif target_loaded is not None and target_loaded.model.kind != schema.ROLE_KINDS[role]:
                 report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}")
         for name, figure in model.figures.items():
             _check_figure(dataset, sources, report, record_id, name, figure)
@@ -213,7 +220,7 @@ def _check_figure(dataset: Dataset, sources: set[str], report, record_id: str, n
         for i, claim in enumerate(claims):
             citations += [(base + (kind, i, "sources", j, "ref"), c.ref) for j, c in enumerate(claim.sources)]
     for path, ref in citations:
-        if ref not in sources:
+        if ref not in sources and ref not in dataset.unloaded:
             report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)")
     if figure.reviewed.day < figure.as_of.day:
         report(base + ("reviewed",), f"reviewed {figure.reviewed} is before as_of {figure.as_of}")
@@ -230,7 +237,8 @@ def _check_derivation(dataset: Dataset, report, record_id: str, name: str, figur
         other_record, _, other_name = reference.rpartition(".")
         part = dataset.figure(other_record or record_id, other_name)
         if part is None:
-            report(path + (index,), f"derived: no figure '{reference}'")
+            if (other_record or record_id) not in dataset.unloaded:
+                report(path + (index,), f"derived: no figure '{reference}'")
             return
         product *= part.value.value
     if not math.isclose(product, figure.value.value, rel_tol=DERIVED_TOLERANCE):

@@ -8,11 +8,25 @@ from typing import Annotated, Optional
 import typer
 
 from specdb import __version__
+from typer.core import TyperGroup
+
 from specdb.cli import records
+from specdb.cli.common import fail
 from specdb.errors import EXIT_ENVIRONMENT, SpecdbError
+
+class _Commands(TyperGroup):
+    """Every command's SpecdbError becomes its message on stderr and its exit code."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except SpecdbError as error:
+            fail(error)
+
 
 app = typer.Typer(
     name="specdb",
+    cls=_Commands,
     help="A reviewed, versioned database of AI hardware figures. Exit codes: 0 ok, 1 findings, 2 usage, 3 environment.",
     no_args_is_help=True,
     add_completion=False,
@@ -41,17 +55,8 @@ app.command("show")(records.show)
 
 
 def main() -> None:
-    from specdb.cli.common import fail
-
     try:
         app()
-    except typer.Exit:
-        raise
-    except SpecdbError as error:
-        try:
-            fail(error)
-        except typer.Exit as exit_:
-            sys.exit(exit_.exit_code)
     except KeyboardInterrupt:
         print("specdb: interrupted", file=sys.stderr)
         sys.exit(130)

@@ -1,0 +1,49 @@
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from specdb.cli import app
+
+TEST_SPECS = Path(__file__).parent / "data" / "specs"
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def _isolated(monkeypatch, tmp_path_factory):
+    """No test reads the user's environment or writes to the user's cache."""
+    monkeypatch.delenv("SPECDB_DB", raising=False)
+    monkeypatch.delenv("SPECDB_SPECS", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+
+
+@pytest.fixture
+def specs(tmp_path) -> Path:
+    """A private copy of the small test dataset, free to be broken."""
+    target = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, target)
+    return target
+
+
+@pytest.fixture
+def db(tmp_path) -> Path:
+    return tmp_path / "specdb.sqlite"
+
+
+class Cli:
+    def __init__(self, specs: Path, db: Path):
+        self.specs = specs
+        self.db = db
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, data: bool = True):
+        extra = ["--specs", str(self.specs)] if data else []
+        if data and args[0] != "validate":
+            extra += ["--db", str(self.db)]
+        return self.runner.invoke(app, [*args, *extra], catch_exceptions=False)
+
+
+@pytest.fixture
+def cli(specs, db) -> Cli:
+    return Cli(specs, db)

@@ -1,0 +1,106 @@
+"""Every kind of bad input gives path:line:column: message, exit 1, and leaves a built database byte-identical."""
+
+import pytest
+
+GPU = "accelerator/test-gpu.yaml"
+SOURCE = "source/test-datasheet.yaml"
+LINK = "link/test-link.yaml"
+
+# (case, file, find, replace, expected line, expected column, expected message part)
+CASES = [
+    ("yaml syntax", GPU, "family: Testarch", "family: [Testarch", 7, 9, "YAML syntax"),
+    ("duplicate key", GPU, "family: Testarch", "family: Testarch\nfamily: Other", 7, 1, "duplicate key 'family' (first at line 6)"),
+    ("alias", GPU, "aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: &names [TEST GPU 80GB HBM3]\nnotes: *names", 9, 8, "anchors and aliases are not allowed"),
+    ("object tag", GPU, "family: Testarch", "family: !!python/object:os.system ls", 6, 9, "tag '!!python/object:os.system' is not allowed"),
+    ("custom tag", GPU, "family: Testarch", "family: !shout Testarch", 6, 9, "tag '!shout' is not allowed"),
+    ("merge key", GPU, "uses: {scale_up: test-link, host_link: test-pcie}", "uses: {<<: {scale_up: test-link}}", 9, 8, "merge keys (<<) are not allowed"),
+    ("unknown key", GPU, "family: Testarch", "famly: Testarch", 6, 1, "unknown key 'famly'"),
+    ("missing key", GPU, "name: Test GPU 80GB\n", "", 1, 1, "missing key 'name'"),
+    ("unknown kind", LINK, "kind: link", "kind: cable", 3, 7, "kind: 'cable' is not one of"),
+    ("unknown direction", GPU, "direction: bidirectional", "direction: both", 42, 16, "direction: 'both' is not one of"),
+    ("unknown scope", GPU, "scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-07-15\n    sources: [{ref: test-datasheet}]\n    alternatives", "scope: per-gpu\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-07-15\n    sources: [{ref: test-datasheet}]\n    alternatives", 25, 12, "scope: 'per-gpu' is not one of"),
+    ("unknown status", GPU, "status: announced", "status: rumoured", 22, 74, "status: 'rumoured' is not one of"),
+    ("NO is text, not false", GPU, "status: announced", "status: NO", 22, 74, "status: 'NO' is not one of"),
+    ("bad unit", GPU, "value: 3.35 TB/s", "value: 3.35 TBs", 12, 12, "unknown unit 'TBs'; did you mean 'TB/s'?"),
+    ("bits or bytes", GPU, "value: 3.35 TB/s", "value: 3.35 TBps", 12, 12, "'TBps' is ambiguous"),
+    ("negative", GPU, "value: 3.35 TB/s", "value: -3.35 TB/s", 12, 12, "must be greater than zero"),
+    ("zero", GPU, "value: 3.35 TB/s", "value: 0 TB/s", 12, 12, "must be greater than zero"),
+    ("not finite", GPU, "value: 3.35 TB/s", "value: 1e999 TB/s", 12, 12, "is not finite"),
+    ("not a number", GPU, "value: 3.35 TB/s", "value: .inf TB/s", 12, 12, "is not a number followed by a unit"),
+    ("malformed date", GPU, "reviewed: 2026-07-15\n    sources:\n      - ref: test-datasheet\n        quote", "reviewed: 15/07/2026\n    sources:\n      - ref: test-datasheet\n        quote", 17, 15, "'15/07/2026' is not a date"),
+    ("impossible date", GPU, "reviewed: 2026-07-15\n    sources:\n      - ref: test-datasheet\n        quote", "reviewed: 2026-02-30\n    sources:\n      - ref: test-datasheet\n        quote", 17, 15, "'2026-02-30' is not a real date"),
+    ("future date", GPU, "reviewed: 2026-07-15\n    sources:\n      - ref: test-datasheet\n        quote", "reviewed: 2999-01-01\n    sources:\n      - ref: test-datasheet\n        quote", 17, 15, "'2999-01-01' is in the future"),
+    ("missing source record", GPU, "- ref: test-datasheet\n        quote", "- ref: no-such-datasheet\n        quote", 19, 14, "no source record 'no-such-datasheet'"),
+    ("figure with no source", LINK, "sources: [{ref: test-datasheet}]}\n  per_link", "sources: []}\n  per_link", 7, 105, "sources: must not be empty"),
+    ("figure without sources key", "fabric/test-fabric.yaml", ", sources: [{ref: test-datasheet}]", "", 8, 19, "missing key 'figures.port_bandwidth.sources'"),
+    ("id does not match file", LINK, "id: test-link", "id: test-link-4", 2, 5, "id 'test-link-4' does not match the file name 'test-link.yaml'"),
+    ("bandwidth without direction", "fabric/test-fabric.yaml", "direction: per-direction, ", "", 8, 19, "a bandwidth figure needs 'direction'"),
+    ("derived does not multiply out", LINK, "value: 25 GB/s", "value: 20 GB/s", 16, 24, "derived: links_per_accelerator x per_link_bandwidth x 2 = 7.2e+11, but value is 9e+11"),
+    ("not a mapping", SOURCE, None, "- just\n- a list\n", 1, 1, "a record file must be a mapping of keys"),
+    ("empty file", SOURCE, None, "", 1, 1, "file is empty"),
+    ("thousands separator", GPU, "value: 989 TFLOPS", "value: 1,979 TFLOPS", 33, 12, "without thousands separators"),
+    ("unknown schema", SOURCE, "schema: 1", "schema: 2", 1, 9, "schema: '2' is not one of"),
+]
+
+
+@pytest.mark.parametrize("case, relpath, find, replace, line, column, message", CASES, ids=[c[0] for c in CASES])
+def test_bad_input_is_reported_where_it_is_and_leaves_the_database_alone(cli, specs, db, case, relpath, find, replace, line, column, message):
+    assert cli("build").exit_code == 0
+    before = db.read_bytes()
+    path = specs / relpath
+    text = path.read_text()
+    if find is None:
+        path.write_text(replace)
+    else:
+        assert find in text, case
+        path.write_text(text.replace(find, replace, 1))
+
+    for command in ("validate", "build", "list"):
+        result = cli(command)
+        assert result.exit_code == 1, (command, result.stderr)
+        assert f"{path}:{line}:{column}: " in result.stderr, result.stderr
+        assert message in result.stderr
+        assert "Traceback" not in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_non_utf8_bytes_are_located(cli, specs):
+    path = specs / GPU
+    path.write_bytes(path.read_bytes().replace(b"Testarch", b"Test\xe9arch"))
+    result = cli("validate")
+    assert result.exit_code == 1
+    assert f"{path}:6:13: not UTF-8: byte 0xe9 cannot be decoded" in result.stderr
+
+
+def test_two_records_with_one_id_are_reported(cli, specs):
+    copy = specs / "fabric" / "test-link.yaml"
+    copy.write_text((specs / LINK).read_text().replace("kind: link", "kind: fabric"))
+    result = cli("validate")
+    assert result.exit_code == 1
+    assert "id 'test-link' is already used by" in result.stderr
+
+
+def test_every_problem_is_reported_not_only_the_first(cli, specs):
+    gpu = specs / GPU
+    gpu.write_text(gpu.read_text().replace("family: Testarch", "famly: Testarch").replace("3.35 TB/s", "3.35 TBs"))
+    link = specs / LINK
+    link.write_text(link.read_text().replace("status: shipping", "status: rumoured", 1))
+    result = cli("validate")
+    problems = [line for line in result.stderr.splitlines() if ": " in line and not line.startswith("specdb:")]
+    assert len(problems) == 3, result.stderr
+
+
+def test_alias_bomb_is_refused_quickly(cli, specs):
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    levels += [f"a{i}: &a{i} [*a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}, *a{i - 1}]" for i in range(1, 10)]
+    (specs / SOURCE).write_text("\n".join(levels) + "\n")
+    result = cli("validate")
+    assert result.exit_code == 1
+    assert "anchors and aliases are not allowed (alias *a0)" in result.stderr
+
+
+def test_a_record_outside_a_kind_folder_is_reported(cli, specs):
+    (specs / "stray.yaml").write_text((specs / LINK).read_text())
+    result = cli("validate")
+    assert result.exit_code == 1
+    assert "stray.yaml:1:1: a record lives in specs/<kind>/<id>.yaml" in result.stderr
