@@ -20,7 +20,7 @@ from specdb import schema
 from specdb.dataset import Dataset, load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import stat_fingerprint
-from specdb.store import HEAD_REVISION, check_revision
+from specdb.store import HEAD_REVISION, check_revision, write_stamp
 
 LOCK_TIMEOUT_SECONDS = 120
 SIDE_FILES = ("-journal", "-wal", "-shm")
@@ -57,26 +57,23 @@ def _build_locked(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     fingerprint = stat_fingerprint(specs)
     counts = (_count_records(dataset), _count_figures(dataset))
     existing = _existing_meta(db_path)
-    if existing is not None and existing.get("content_hash") == dataset.content_hash and existing.get("specs_dir") == str(specs):
-        if existing.get("stat_fingerprint") != fingerprint:
-            _update_fingerprint(db_path, fingerprint)
-        return BuildResult(db_path, False, *counts, dataset.content_hash)
-    meta = {
-        "content_hash": dataset.content_hash,
-        "specs_dir": str(specs),
-        "stat_fingerprint": fingerprint,
-        "git_revision": _git_revision(specs),
-        "record_format": schema.SCHEMA_VERSION,
-    }
-    temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
-    try:
-        _write_database(temporary, dataset, meta)
-        _replace(temporary, db_path)
-    finally:
-        temporary.unlink(missing_ok=True)
-        for suffix in SIDE_FILES:
-            Path(str(temporary) + suffix).unlink(missing_ok=True)
-    return BuildResult(db_path, True, *counts, dataset.content_hash)
+    changed = existing is None or existing.get("content_hash") != dataset.content_hash
+    if changed:
+        meta = {
+            "content_hash": dataset.content_hash,
+            "git_revision": _git_revision(specs),
+            "record_format": schema.SCHEMA_VERSION,
+        }
+        temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
+        try:
+            _write_database(temporary, dataset, meta)
+            _replace(temporary, db_path)
+        finally:
+            temporary.unlink(missing_ok=True)
+            for suffix in SIDE_FILES:
+                Path(str(temporary) + suffix).unlink(missing_ok=True)
+    write_stamp(db_path, specs, fingerprint, dataset.content_hash)
+    return BuildResult(db_path, changed, *counts, dataset.content_hash)
 
 
 def _existing_meta(db_path: Path) -> dict[str, str] | None:
@@ -87,7 +84,8 @@ def _existing_meta(db_path: Path) -> dict[str, str] | None:
     if not db_path.exists():
         return None
     try:
-        connection = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
+        # Read-write, under the build lock, so that SQLite may roll back a journal a crashed writer left.
+        connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True)
         try:
             row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
             revision = row[0] if row else None
@@ -99,15 +97,6 @@ def _existing_meta(db_path: Path) -> dict[str, str] | None:
             connection.close()
     except sqlite3.DatabaseError as exc:
         raise DatabaseError(f"{db_path}: exists and is not a specdb database ({exc}); delete it or choose another --db") from None
-
-
-def _update_fingerprint(db_path: Path, fingerprint: str) -> None:
-    connection = sqlite3.connect(db_path)
-    try:
-        with connection:
-            connection.execute("UPDATE meta SET value = ? WHERE key = 'stat_fingerprint'", (fingerprint,))
-    finally:
-        connection.close()
 
 
 def _git_revision(specs: Path) -> str:

@@ -190,10 +190,15 @@ def _check_references(dataset: Dataset) -> None:
         if not isinstance(model, Record):
             continue
         report = _reporter(dataset, loaded)
+        own: set[str] = set()
         for index, alias in enumerate(model.aliases):
-            owner = alias_owner.setdefault(alias.casefold(), record_id)
+            key = alias.casefold()
+            owner = alias_owner.setdefault(key, record_id)
             if owner != record_id:
                 report(("aliases", index), f"alias '{alias}' already names '{owner}'")
+            elif key in own:
+                report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)")
+            own.add(key)
         for role, target in model.uses.items():
             target_loaded = dataset.records.get(target)
             if target_loaded is None and target not in dataset.unloaded:

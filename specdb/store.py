@@ -7,6 +7,8 @@ missing or stale database pulls in `build`.
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -53,6 +55,30 @@ def read_meta(connection: sqlite3.Connection) -> dict[str, str]:
     return {row[0]: row[1] for row in connection.execute("SELECT key, value FROM meta")}
 
 
+def stamp_path(db_path: Path) -> Path:
+    """The file beside the database that says which spec files, as last seen, it was built from.
+
+    Keeping this outside the database means a build never writes into a live
+    database file: content that did not change leaves it byte-for-byte alone.
+    """
+    return db_path.with_name(db_path.name + ".stamp")
+
+
+def read_stamp(db_path: Path) -> dict[str, str]:
+    try:
+        stamp = json.loads(stamp_path(db_path).read_text())
+    except (OSError, ValueError):
+        return {}
+    return stamp if isinstance(stamp, dict) else {}
+
+
+def write_stamp(db_path: Path, specs: Path, fingerprint: str, content_hash: str) -> None:
+    target = stamp_path(db_path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}")
+    temporary.write_text(json.dumps({"specs_dir": str(specs), "stat_fingerprint": fingerprint, "content_hash": content_hash}))
+    os.replace(temporary, target)
+
+
 def is_fresh(db_path: Path, specs: Path) -> bool:
     """True when the database exists, is at the current schema, and was built from these very files."""
     if not db_path.exists():
@@ -61,10 +87,15 @@ def is_fresh(db_path: Path, specs: Path) -> bool:
     try:
         if _revision(connection) != HEAD_REVISION:
             return False
-        meta = read_meta(connection)
+        content_hash = read_meta(connection).get("content_hash")
     finally:
         connection.close()
-    return meta.get("specs_dir") == str(specs) and meta.get("stat_fingerprint") == stat_fingerprint(specs)
+    stamp = read_stamp(db_path)
+    return (
+        stamp.get("specs_dir") == str(specs)
+        and stamp.get("content_hash") == content_hash
+        and stamp.get("stat_fingerprint") == stat_fingerprint(specs)
+    )
 
 
 def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:

@@ -1,0 +1,56 @@
+"""The wheel carries the specs and the migrations, and works installed, away from the checkout."""
+
+import os
+import site
+import subprocess
+import sys
+import venv
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("dist")
+    subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(out), str(REPO)],
+        check=True, capture_output=True, text=True,
+    )
+    return next(out.glob("specdb-*.whl"))
+
+
+def test_the_wheel_contains_every_spec_and_migration(wheel):
+    names = set(zipfile.ZipFile(wheel).namelist())
+    specs = {p.relative_to(REPO).as_posix() for p in (REPO / "specs").rglob("*.yaml")}
+    migrations = {p.relative_to(REPO).as_posix() for p in (REPO / "migrations").rglob("*.py")}
+    assert specs and migrations
+    assert {f"specdb/_bundled/{name}" for name in specs} <= names
+    assert {f"specdb/_bundled/{name}" for name in migrations} <= names
+    assert "specdb/_bundled/migrations/script.py.mako" in names
+
+
+def test_the_installed_wheel_works_from_an_empty_folder(wheel, tmp_path):
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True)
+    python = environment / "bin" / "python"
+    # The dependencies come from the running environment, so the test needs no network;
+    # the new environment's own site-packages, holding the wheel, comes first on the path.
+    own = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
+    Path(own, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
+    subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet", str(wheel)], check=True)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": ""}
+    specdb = environment / "bin" / "specdb"
+    listed = subprocess.run([specdb, "list", "--format", "json"], cwd=empty, env=env, capture_output=True, text=True)
+    assert listed.returncode == 0, listed.stderr
+    assert '"nvidia-h100-sxm"' in listed.stdout
+    shown = subprocess.run([specdb, "show", "nvidia-h100-sxm"], cwd=empty, env=env, capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "memory_bandwidth" in shown.stdout
+    located = subprocess.run([python, "-c", "import specdb.resources as r; print(r.bundled_specs())"], cwd=empty, env=env, capture_output=True, text=True)
+    assert "site-packages" in located.stdout
