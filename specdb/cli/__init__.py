@@ -10,7 +10,7 @@ import typer
 from specdb import __version__
 from typer.core import TyperGroup
 
-from specdb.cli import records
+from specdb.cli import query, records, stale
 from specdb.cli.common import fail
 from specdb.errors import EXIT_ENVIRONMENT, SpecdbError
 
@@ -52,6 +52,10 @@ app.command("validate")(records.validate)
 app.command("build")(records.build)
 app.command("list")(records.list_records)
 app.command("show")(records.show)
+app.command("stale")(stale.stale)
+app.command("compare")(query.compare)
+app.command("sql")(query.sql)
+app.add_typer(query.query_app, name="query")
 
 
 def main() -> None:

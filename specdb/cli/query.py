@@ -1,0 +1,126 @@
+"""query ratios and query figures: the questions asked most, without SQL."""
+
+from __future__ import annotations
+
+import sys
+from enum import Enum
+from typing import Annotated, Any, Optional
+
+import typer
+
+from specdb.cli.common import DbOption, Format, FormatOption, FormatWithMarkdown, MarkdownFormatOption, SpecsOption, emit, open_database
+
+query_app = typer.Typer(help="Questions over the figures: tier ratios, figures across records.", no_args_is_help=True)
+
+
+class Basis(str, Enum):
+    per_direction = "per-direction"
+    as_quoted = "as-quoted"
+
+
+BasisOption = Annotated[
+    Basis,
+    typer.Option("--basis", help="per-direction: every link one way, memory as its total; as-quoted: the vendors' headline figures"),
+]
+
+_BASIS_TEXT = {
+    "per-direction": "basis: per-direction (every link counted one way, memory as its total)",
+    "as-quoted": "basis: as-quoted (vendors' headline figures; ratios marked * compare figures counted differently)",
+}
+_RATIO_COLUMNS = (
+    "platform", "accelerator", "year", "memory_gbps", "scale_up_gbps", "scale_out_gbps",
+    "memory_to_scale_up", "scale_up_to_scale_out", "memory_to_scale_out", "bf16_flop_per_network_byte",
+)
+
+
+@query_app.command("ratios")
+def ratios(
+    basis: BasisOption = Basis.per_direction,
+    vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
+    platform: Annotated[Optional[str], typer.Option("--platform", help="Only this platform (id or alias)")] = None,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+) -> None:
+    """Tier bandwidths and their ratios for every platform, in generation order.
+
+    Example: specdb query ratios --basis as-quoted --format markdown
+    """
+    from specdb.tiers import ratio_rows, trend
+
+    rows = ratio_rows(open_database(specs, db), basis.value, vendor=vendor, platform=platform)
+    if fmt.value in ("json", "csv"):
+        emit(rows, fmt)
+        return
+    shown = [_marked(row) for row in rows]
+    emit(shown, fmt, _RATIO_COLUMNS)
+    notes = [_BASIS_TEXT[basis.value], "bandwidths in GB/s per accelerator; bf16_flop_per_network_byte: dense BF16 FLOP/s over per-direction scale-out B/s"]
+    notes += trend(rows)
+    prefix = "> " if fmt.value == "markdown" else ""
+    sys.stdout.write("\n" + "".join(f"{prefix}{line}\n" for line in notes))
+
+
+def _marked(row: dict[str, Any]) -> dict[str, Any]:
+    shown = dict(row)
+    for name in row["mixed_counting"]:
+        shown[name] = f"{row[name]:g}*"
+    return shown
+
+
+@query_app.command("figures")
+def figures(
+    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Record kind")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name; % is a wildcard (%bandwidth)")] = None,
+    vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor (case-insensitive)")] = None,
+    record: Annotated[Optional[str], typer.Option("--record", "-r", help="One record (id or alias)")] = None,
+    status: Annotated[Optional[str], typer.Option("--status", help="spec, announced, shipping or measured")] = None,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
+    from specdb.catalog import list_figures
+
+    rows = list_figures(open_database(specs, db), kind=kind, name=name, vendor=vendor, record=record, status=status)
+    emit(rows, fmt)
+
+
+def compare(
+    records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)")],
+    basis: BasisOption = Basis.per_direction,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+) -> None:
+    """Figures of two or more records side by side, in one basis and unit, with ratios to the first.
+
+    Example: specdb compare nvidia-h100-sxm nvidia-b200
+    """
+    from specdb.compare import compare as compare_records
+
+    rows = compare_records(open_database(specs, db), records, basis.value)
+    emit(rows, fmt)
+    if fmt.value in ("table", "markdown"):
+        sys.stdout.write(f"\n{_BASIS_TEXT[basis.value].split(';')[0]}\n")
+
+
+def sql(
+    query: Annotated[str, typer.Argument(help="One SQL statement; the connection is read-only")],
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+) -> None:
+    """Run read-only SQL against the database. Example: specdb sql "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'" """
+    import sqlite3
+
+    from specdb.errors import UsageError
+
+    connection = open_database(specs, db)
+    try:
+        cursor = connection.execute(query)
+        columns = [description[0] for description in cursor.description or ()]
+        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
+    except sqlite3.Error as exc:
+        reason = "the database is opened read-only; specdb sql only reads" if "readonly" in str(exc) or "read-only" in str(exc) else str(exc)
+        raise UsageError(f"SQL failed: {reason}") from None
+    emit(rows, fmt, columns)

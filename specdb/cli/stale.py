@@ -1,0 +1,40 @@
+"""stale: figures whose last review is too old."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, open_database
+
+_COLUMNS = ("level", "record_id", "figure", "value", "status", "reviewed", "age_days", "sources")
+
+
+def stale(
+    since: Annotated[Optional[str], typer.Option("--since", help="Cut-off: figures reviewed before this date (2026-07 means 2026-07-01)")] = None,
+    older_than: Annotated[Optional[str], typer.Option("--older-than", help="Cut-off as an age: 90d, 6mo, 1y")] = None,
+    check: Annotated[bool, typer.Option("--check", help="Exit 1 when a figure is stale (or past its error_after)")] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="With --check, warn rows fail too")] = False,
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages as of this date instead of today (YYYY-MM-DD)")] = None,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Figures that need re-review. With no cut-off, each figure's review policy marks it warn or error.
+
+    Examples: specdb stale --since 2026-07 ; specdb stale --older-than 6mo ; specdb stale --check --strict
+    """
+    from specdb.review import failing, parse_cutoff, stale_figures
+
+    today = parse_cutoff(as_of) if as_of else dt.date.today()
+    rows = stale_figures(open_database(specs, db), since=since, older_than=older_than, today=today)
+    emit(rows, fmt, None if fmt is Format.json else _COLUMNS)
+    if fmt is Format.table:
+        levels = {level: sum(1 for row in rows if row["level"] == level) for level in ("stale", "error", "warn")}
+        summary = ", ".join(f"{count} {level}" for level, count in levels.items() if count) or "nothing stale"
+        print(f"{summary} (as of {today.isoformat()})", file=sys.stderr)
+    if check and failing(rows, strict=strict):
+        raise typer.Exit(1)

@@ -1,0 +1,104 @@
+"""Which figures need re-review: before a cut-off date, older than an age, or past their review policy.
+
+Policies are shaped like dbt's source freshness: `warn_after` and
+`error_after`, each a count of days, months or years; error is checked
+before warn. The effective policy of every figure is resolved at build time
+(figure, else record, else kind) and stored beside it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import re
+import sqlite3
+from typing import Any
+
+from specdb.errors import UsageError
+
+_AGE = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?|mo|months?|y|yrs?|years?)\s*$", re.IGNORECASE)
+_PERIODS = {"d": "day", "w": "week", "mo": "month", "y": "year"}
+
+
+def parse_cutoff(text: str) -> dt.date:
+    """2026-07 means 2026-07-01; a full date is taken as it is."""
+    match = re.match(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", text.strip())
+    if match is None:
+        raise UsageError(f"'{text}' is not a date; write YYYY-MM or YYYY-MM-DD")
+    try:
+        return dt.date(int(match[1]), int(match[2]), int(match[3] or 1))
+    except ValueError as exc:
+        raise UsageError(f"'{text}' is not a real date ({exc})") from None
+
+
+def parse_age(text: str) -> tuple[int, str]:
+    """'6mo', '90d', '1y', '2 years' -> (count, period)."""
+    match = _AGE.match(text)
+    if match is None:
+        raise UsageError(f"'{text}' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)")
+    unit = match[2].lower()
+    key = "mo" if unit.startswith("mo") else unit[0]
+    return int(match[1]), _PERIODS[key]
+
+
+def before(today: dt.date, count: int, period: str) -> dt.date:
+    """The date count periods before today; a month back from the 31st lands on the month's last day."""
+    if period == "day":
+        return today - dt.timedelta(days=count)
+    if period == "week":
+        return today - dt.timedelta(weeks=count)
+    months = count * (12 if period == "year" else 1)
+    year, month = divmod(today.year * 12 + today.month - 1 - months, 12)
+    month += 1
+    return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+
+
+_SQL = (
+    "SELECT f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after,"
+    " (SELECT group_concat(source_id, ' ') FROM (SELECT DISTINCT c.source_id FROM citation c"
+    "   WHERE c.figure_id = f.id AND c.claim_id IS NULL ORDER BY c.source_id)) AS sources"
+    " FROM figure f JOIN record r ON r.id = f.record_id"
+)
+
+
+def stale_figures(
+    connection: sqlite3.Connection,
+    *,
+    since: str | None = None,
+    older_than: str | None = None,
+    today: dt.date | None = None,
+) -> list[dict[str, Any]]:
+    """Figures needing review, oldest first, each with a level: 'stale' against a cut-off, else 'error' or 'warn' by policy."""
+    today = today or dt.date.today()
+    if since and older_than:
+        raise UsageError("give --since or --older-than, not both")
+    cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
+    rows = []
+    for row in connection.execute(_SQL + " ORDER BY f.reviewed, f.record_id, f.name"):
+        reviewed = dt.date.fromisoformat(row["reviewed"])
+        level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
+        if level is None:
+            continue
+        found = dict(row)
+        found["age_days"] = (today - reviewed).days
+        found["level"] = level
+        found["cutoff"] = cutoff.isoformat() if cutoff else None
+        rows.append(found)
+    return rows
+
+
+def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
+    if cutoff is not None:
+        return "stale" if reviewed < cutoff else None
+    for level, policy in (("error", error_after), ("warn", warn_after)):
+        if policy:
+            count, period = policy.split()
+            if reviewed < before(today, int(count), period):
+                return level
+    return None
+
+
+def failing(rows: list[dict[str, Any]], *, strict: bool) -> bool:
+    """Whether `stale --check` fails: any stale or error row, and warn rows too when strict."""
+    failing_levels = {"stale", "error", "warn"} if strict else {"stale", "error"}
+    return any(row["level"] in failing_levels for row in rows)

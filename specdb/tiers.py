@@ -1,0 +1,177 @@
+"""The tier ladder of each platform: memory, scale-up and scale-out bandwidth per accelerator, and their ratios.
+
+Two bases. `per-direction` counts every link one way (a bidirectional figure
+is halved) and memory as its total: the basis to reason on. `as-quoted`
+takes the vendors' headline figures as they are, to reproduce a published
+page; a ratio whose sides are then counted differently says so.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Any
+
+BASES = ("per-direction", "as-quoted")
+TIERS = ("memory", "scale_up", "scale_out")
+RATIOS = (
+    ("memory_to_scale_up", "memory", "scale_up"),
+    ("scale_up_to_scale_out", "scale_up", "scale_out"),
+    ("memory_to_scale_out", "memory", "scale_out"),
+)
+_ONE_WAY = ("total", "per-direction")
+
+
+@dataclass(frozen=True)
+class Bandwidth:
+    """A bandwidth as stored: B/s with its direction, and the record and figure it came from."""
+
+    value: float
+    direction: str
+    record_id: str
+    figure: str
+
+    def on(self, basis: str) -> float:
+        if basis == "per-direction" and self.direction == "bidirectional":
+            return self.value / 2
+        return self.value
+
+    def counted(self, basis: str) -> str:
+        if basis == "per-direction" and self.direction == "bidirectional":
+            return "per-direction"
+        return self.direction
+
+
+@dataclass(frozen=True)
+class Platform:
+    id: str
+    name: str
+    vendor: str
+    released: str | None
+    accelerator: str | None
+    scale_up_link: str | None
+    scale_out_fabric: str | None
+    domain_size: float | None
+    tiers: dict[str, Bandwidth | None]
+    dense_bf16_flops: float | None
+
+
+def _figure(connection: sqlite3.Connection, record_id: str | None, name: str) -> sqlite3.Row | None:
+    if record_id is None:
+        return None
+    return connection.execute(
+        "SELECT record_id, name, value, direction FROM figure WHERE record_id = ? AND name = ?", (record_id, name)
+    ).fetchone()
+
+
+def _bandwidth(row: sqlite3.Row | None) -> Bandwidth | None:
+    return None if row is None else Bandwidth(row["value"], row["direction"], row["record_id"], row["name"])
+
+
+def platforms(connection: sqlite3.Connection, *, vendor: str | None = None, platform: str | None = None) -> list[Platform]:
+    """Every system record with its tiers, in generation order (release date, then id)."""
+    from specdb.catalog import resolve
+
+    # A platform without its own release date takes its accelerator's.
+    sql = (
+        "SELECT s.id, s.name, s.vendor, COALESCE(s.released_date, a.released_date) AS released_date"
+        " FROM record s LEFT JOIN record_use u ON u.record_id = s.id AND u.role = 'accelerator'"
+        " LEFT JOIN record a ON a.id = u.target_id WHERE s.kind = 'system'"
+    )
+    params: list[Any] = []
+    if vendor:
+        sql += " AND lower(s.vendor) = lower(?)"
+        params.append(vendor)
+    if platform:
+        sql += " AND s.id = ?"
+        params.append(resolve(connection, platform))
+    sql += " ORDER BY 4 IS NULL, 4, s.id"
+    found = []
+    for system in connection.execute(sql, params).fetchall():
+        uses = dict(connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ?", (system["id"],)).fetchall())
+        accelerator = uses.get("accelerator")
+        scale_up = _figure(connection, system["id"], "scale_up_bandwidth") or _figure(connection, accelerator, "scale_up_bandwidth")
+        domain = _figure(connection, system["id"], "scale_up_domain")
+        flops = _figure(connection, accelerator, "dense_bf16_flops")
+        found.append(Platform(
+            id=system["id"],
+            name=system["name"],
+            vendor=system["vendor"],
+            released=system["released_date"],
+            accelerator=accelerator,
+            scale_up_link=uses.get("scale_up"),
+            scale_out_fabric=uses.get("scale_out"),
+            domain_size=domain["value"] if domain else None,
+            tiers={
+                "memory": _bandwidth(_figure(connection, accelerator, "memory_bandwidth")),
+                "scale_up": _bandwidth(scale_up),
+                "scale_out": _bandwidth(_figure(connection, system["id"], "scale_out_bandwidth")),
+            },
+            dense_bf16_flops=flops["value"] if flops else None,
+        ))
+    return found
+
+
+def ratio_rows(connection: sqlite3.Connection, basis: str = "per-direction", *, vendor: str | None = None, platform: str | None = None) -> list[dict[str, Any]]:
+    """One row per platform: tier bandwidths in GB/s on the basis, the three ratios, and how each side is counted."""
+    if basis not in BASES:
+        raise ValueError(f"basis must be one of {', '.join(BASES)}")
+    rows = []
+    for found in platforms(connection, vendor=vendor, platform=platform):
+        row: dict[str, Any] = {
+            "platform": found.id,
+            "vendor": found.vendor,
+            "accelerator": found.accelerator,
+            "year": int(found.released[:4]) if found.released else None,
+            "basis": basis,
+        }
+        for tier in TIERS:
+            bandwidth = found.tiers[tier]
+            row[f"{tier}_gbps"] = round(bandwidth.on(basis) / 1e9, 3) if bandwidth else None
+            row[f"{tier}_counted"] = bandwidth.counted(basis) if bandwidth else None
+        mixed = []
+        for name, upper, lower in RATIOS:
+            high, low = found.tiers[upper], found.tiers[lower]
+            row[name] = round(high.on(basis) / low.on(basis), 2) if high and low else None
+            if high and low and not _same_basis(high.counted(basis), low.counted(basis)):
+                mixed.append(name)
+        scale_out = found.tiers["scale_out"]
+        row["bf16_flop_per_network_byte"] = (
+            round(found.dense_bf16_flops / scale_out.on("per-direction")) if found.dense_bf16_flops and scale_out else None
+        )
+        row["mixed_counting"] = mixed
+        rows.append(row)
+    return rows
+
+
+def _same_basis(one: str, other: str) -> bool:
+    """Memory totals and one-way link figures are one basis; a bidirectional figure is not, beside either."""
+    return (one in _ONE_WAY) == (other in _ONE_WAY)
+
+
+def trend(rows: list[dict[str, Any]]) -> list[str]:
+    """Per vendor, in generation order: did the cliff at the node edge (scale-up / scale-out) grow or shrink at each step?"""
+    lines = []
+    by_vendor: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if row["scale_up_to_scale_out"] is not None:
+            by_vendor.setdefault(row["vendor"], []).append(row)
+    for vendor, steps in by_vendor.items():
+        if len(steps) < 2:
+            continue
+        parts = [f"{steps[0]['scale_up_to_scale_out']:g}x {steps[0]['platform']}"]
+        for before, after in zip(steps, steps[1:]):
+            change = after["scale_up_to_scale_out"] / before["scale_up_to_scale_out"]
+            verb = "grew" if change > 1.05 else "shrank" if change < 0.95 else "held"
+            parts.append(f"{after['scale_up_to_scale_out']:g}x {after['platform']} ({verb})")
+        lines.append(f"{vendor} node-edge cliff, scale-up / scale-out: " + " -> ".join(parts))
+        flops = [row for row in steps if row["bf16_flop_per_network_byte"]]
+        if len(flops) >= 2:
+            growth = flops[-1]["bf16_flop_per_network_byte"] / flops[0]["bf16_flop_per_network_byte"]
+            lines.append(
+                f"{vendor} dense BF16 FLOP per byte of scale-out bandwidth: {flops[0]['bf16_flop_per_network_byte']:,} "
+                f"({flops[0]['platform']}) -> {flops[-1]['bf16_flop_per_network_byte']:,} ({flops[-1]['platform']}), x{growth:.1f}"
+            )
+    return lines
+
+
