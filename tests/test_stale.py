@@ -1,0 +1,140 @@
+"""stale: cut-offs (month and full date), ages, review policies and exit codes."""
+
+import datetime as dt
+import json
+import re
+
+import pytest
+
+from specdb.review import before, parse_age, parse_cutoff
+
+
+def _set_reviewed(specs, relpath, figure, date):
+    """Give one figure of the test data a new review date (and an as_of no later than it)."""
+    path = specs / relpath
+    lines = path.read_text().splitlines()
+    inside = False
+    for index, line in enumerate(lines):
+        if line.startswith(f"  {figure}:"):
+            inside = True
+            if "{" in line:
+                line = re.sub(r"reviewed: [0-9-]+", f"reviewed: {date}", line)
+                lines[index] = re.sub(r"as_of: [0-9-]+", "as_of: 2020-01", line)
+                break
+        elif inside and line.startswith("    reviewed:"):
+            lines[index] = f"    reviewed: {date}"
+        elif inside and line.startswith("    as_of:"):
+            lines[index] = "    as_of: 2020-01"
+        elif inside and re.match(r"^  \S", line):
+            break
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture
+def dated(specs):
+    """Three figures reviewed just before, on, and just after 2026-07-01; every other figure reviewed 2026-07-15."""
+    _set_reviewed(specs, "link/test-link.yaml", "per_link_bandwidth", "2026-06-30")
+    _set_reviewed(specs, "link/test-link.yaml", "links_per_accelerator", "2026-07-01")
+    _set_reviewed(specs, "link/test-link.yaml", "per_accelerator_bandwidth", "2026-07-02")
+    return specs
+
+
+def _stale(cli, *args):
+    result = cli("stale", *args, "--as-of", "2026-11-29", "--format", "json")
+    return result.exit_code, [(row["record_id"], row["figure"], row["level"]) for row in json.loads(result.stdout)]
+
+
+def test_since_a_month_means_its_first_day(cli, dated):
+    code, rows = _stale(cli, "--since", "2026-07")
+    assert code == 0
+    assert rows == [("test-link", "per_link_bandwidth", "stale")]
+
+
+def test_since_a_full_date_is_exclusive_of_that_day(cli, dated):
+    assert _stale(cli, "--since", "2026-07-01")[1] == [("test-link", "per_link_bandwidth", "stale")]
+    assert _stale(cli, "--since", "2026-07-02")[1] == [
+        ("test-link", "per_link_bandwidth", "stale"), ("test-link", "links_per_accelerator", "stale"),
+    ]
+    assert [row[1] for row in _stale(cli, "--since", "2026-07-03")[1]] == ["per_link_bandwidth", "links_per_accelerator", "per_accelerator_bandwidth"]
+
+
+def test_rows_carry_value_age_and_sources(cli, dated):
+    [row] = json.loads(cli("stale", "--since", "2026-07", "--as-of", "2026-11-29", "-f", "json").stdout)
+    assert row["value"] == "25 GB/s" and row["reviewed"] == "2026-06-30" and row["age_days"] == 152
+    assert row["sources"] == "test-datasheet" and row["cutoff"] == "2026-07-01"
+
+
+def test_older_than_counts_back_from_today(cli, dated):
+    # 2026-11-29 minus 5 months is 2026-06-29: nothing is older; minus 150 days is 2026-07-02.
+    assert _stale(cli, "--older-than", "5mo")[1] == []
+    assert [row[1] for row in _stale(cli, "--older-than", "150d")[1]] == ["per_link_bandwidth", "links_per_accelerator"]
+
+
+def test_check_fails_only_when_asked(cli, dated):
+    assert _stale(cli, "--since", "2026-07")[0] == 0
+    assert _stale(cli, "--since", "2026-07", "--check")[0] == 1
+    assert _stale(cli, "--since", "2026-06", "--check")[0] == 0
+
+
+def _policy(specs, text):
+    (specs / "policy.yaml").write_text("schema: 1\nreview:\n" + text)
+
+
+def test_policies_mark_warn_and_error_and_error_wins(cli, dated):
+    _policy(specs=dated, text="  link:\n    warn_after: {count: 4, period: month}\n    error_after: {count: 150, period: day}\n")
+    code, rows = _stale(cli)
+    # 2026-11-29 - 150 days = 2026-07-02 (error before it); - 4 months = 2026-07-29 (warn before it).
+    assert rows == [
+        ("test-link", "per_link_bandwidth", "error"), ("test-link", "links_per_accelerator", "error"),
+        ("test-link", "per_accelerator_bandwidth", "warn"),
+        ("test-pcie", "encoding_efficiency", "warn"), ("test-pcie", "lane_rate", "warn"), ("test-pcie", "lanes", "warn"),
+        ("test-pcie", "x16_bidirectional_bandwidth", "warn"), ("test-pcie", "x16_per_direction_bandwidth", "warn"),
+    ]
+    assert code == 0
+
+
+def test_check_fails_on_error_and_on_warn_only_when_strict(cli, dated):
+    _policy(dated, "  link:\n    warn_after: {count: 4, period: month}\n")
+    assert _stale(cli, "--check")[0] == 0
+    assert _stale(cli, "--check", "--strict")[0] == 1
+    _policy(dated, "  link:\n    error_after: {count: 4, period: month}\n")
+    assert _stale(cli, "--check")[0] == 1
+
+
+def test_a_record_overrides_its_kind_and_a_figure_can_switch_a_threshold_off(cli, dated):
+    _policy(dated, "  link:\n    error_after: {count: 4, period: month}\n")
+    pcie = dated / "link" / "test-pcie.yaml"
+    pcie.write_text(pcie.read_text().replace("vendor: Test Standards Body\n", "vendor: Test Standards Body\nreview: {error_after: {count: 2, period: year}}\n"))
+    link = dated / "link" / "test-link.yaml"
+    link.write_text(link.read_text().replace("    derived: {product", "    review: {error_after: null}\n    derived: {product"))
+    code, rows = _stale(cli)
+    assert rows == [("test-link", "per_link_bandwidth", "error"), ("test-link", "links_per_accelerator", "error")]
+    assert code == 0
+
+
+def test_the_table_reports_a_summary_on_stderr(cli, dated):
+    result = cli("stale", "--since", "2026-07", "--as-of", "2026-11-29")
+    assert result.stdout.splitlines()[0].split() == ["level", "record_id", "figure", "value", "status", "reviewed", "age_days", "sources"]
+    assert "1 stale (as of 2026-11-29)" in result.stderr
+
+
+@pytest.mark.parametrize("text, expected", [("2026-07", dt.date(2026, 7, 1)), ("2026-07-15", dt.date(2026, 7, 15))])
+def test_cutoffs(text, expected):
+    assert parse_cutoff(text) == expected
+
+
+@pytest.mark.parametrize("text", ["2026-13", "07/2026", "2026-02-30", "soon"])
+def test_bad_cutoffs_are_usage_errors(cli, text):
+    result = cli("stale", "--since", text)
+    assert result.exit_code == 2 and "specdb:" in result.stderr
+
+
+@pytest.mark.parametrize("text, expected", [("90d", (90, "day")), ("6mo", (6, "month")), ("1y", (1, "year")), ("2 years", (2, "year")), ("3w", (3, "week"))])
+def test_ages(text, expected):
+    assert parse_age(text) == expected
+
+
+def test_a_month_back_from_the_31st_is_the_last_day_of_that_month():
+    assert before(dt.date(2026, 3, 31), 1, "month") == dt.date(2026, 2, 28)
+    assert before(dt.date(2026, 1, 15), 2, "month") == dt.date(2025, 11, 15)
+    assert before(dt.date(2024, 2, 29), 1, "year") == dt.date(2023, 2, 28)
