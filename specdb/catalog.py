@@ -31,7 +31,7 @@ def list_records(connection: sqlite3.Connection, kind: str | None = None) -> lis
 
 
 def resolve(connection: sqlite3.Connection, name: str) -> str:
-    """The record id for an id or an alias (any case); NotFound names the closest matches."""
+    """The record id for an id, an alias or a name (any case, spacing or punctuation); NotFound names the closest matches."""
     row = connection.execute("SELECT id FROM record WHERE id = ?", (name,)).fetchone()
     if row is None:
         row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name.casefold(),)).fetchone()
@@ -39,10 +39,21 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
         row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name.casefold(),)).fetchone()
     if row is not None:
         return row[0]
-    candidates = [r[0] for r in connection.execute("SELECT id FROM record UNION SELECT alias FROM alias")]
+    names = connection.execute(
+        "SELECT id, id FROM record UNION ALL SELECT name, id FROM record UNION ALL SELECT alias, record_id FROM alias"
+    ).fetchall()
+    # Second chance: a record's name, or a name with other case, spacing or punctuation ("hgx-h100" for "HGX H100").
+    loose = {record_id for known, record_id in names if _loose(known) == _loose(name)}
+    if len(loose) == 1:
+        return loose.pop()
+    candidates = [known for known, _ in names]
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else "; `specdb list` shows every record"
     raise NotFound(f"no record or alias '{name}'{hint}")
+
+
+def _loose(name: str) -> str:
+    return "".join(char for char in name.casefold() if char.isalnum())
 
 
 def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -29,6 +28,8 @@ def resolve_db(option: str | os.PathLike[str] | None, specs: Path) -> Path:
     chosen = str(option) if option else os.environ.get(DB_ENV)
     if chosen:
         return database_path(chosen)
+    import hashlib
+
     from platformdirs import user_cache_dir
 
     key = hashlib.sha256(str(specs).encode()).hexdigest()[:16]

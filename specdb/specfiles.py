@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Iterator
@@ -31,13 +30,22 @@ def symlinked_folders(root: Path) -> Iterator[str]:
 
 
 def stat_fingerprint(root: Path) -> str:
-    """Changes whenever a spec file is added, removed, resized or touched; costs one stat per file."""
-    digest = hashlib.sha256(str(root).encode())
-    for relpath, path in spec_files(root):
-        try:
-            info = path.stat()
-        except OSError:
-            digest.update(f"{relpath}\0missing\n".encode())
-            continue
-        digest.update(f"{relpath}\0{info.st_size}\0{info.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+    """Every spec file's name, size and modification time, one per line: changes whenever a file does.
+
+    Kept as plain text rather than hashed so that a read command needs neither
+    pathlib objects nor hashlib: one os.stat per file.
+    """
+    lines = [str(root)]
+    root_text = str(root)
+    for folder, dirnames, filenames in os.walk(root_text, followlinks=False):
+        dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
+        for name in sorted(filenames):
+            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
+                path = os.path.join(folder, name)
+                try:
+                    info = os.stat(path)
+                except OSError:
+                    lines.append(f"{path}\tmissing")
+                    continue
+                lines.append(f"{path}\t{info.st_size}\t{info.st_mtime_ns}")
+    return "\n".join(lines)

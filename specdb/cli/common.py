@@ -1,7 +1,5 @@
 """Options shared by every command, declared once, and the plumbing that turns errors into exit codes."""
 
-from __future__ import annotations
-
 import sqlite3
 import sys
 from enum import Enum

@@ -1,7 +1,5 @@
 """query ratios and query figures: the questions asked most, without SQL."""
 
-from __future__ import annotations
-
 import sys
 from enum import Enum
 from typing import Annotated, Any, Optional

@@ -1,7 +1,5 @@
 """validate, build, list and show: the commands over records."""
 
-from __future__ import annotations
-
 import json
 import sys
 from typing import Annotated, Any, Optional

@@ -1,7 +1,5 @@
 """stale: figures whose last review is too old."""
 
-from __future__ import annotations
-
 import datetime as dt
 import sys
 from typing import Annotated, Optional
