@@ -11,14 +11,14 @@ import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from pydantic import ValidationError
 
 from specdb import schema
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import spec_files, symlinked_folders
-from specdb.yamlread import Located, read_yaml
+from specdb.yamlread import Located, YamlProblem, parse_yaml, read_bytes
 
 POLICY_FILE = "policy.yaml"
 DERIVED_TOLERANCE = 0.02
@@ -51,6 +51,7 @@ class Dataset:
     content_hash: str = ""
     # Ids of files that could not be loaded: references to them are not reported a second time.
     unloaded: set[str] = field(default_factory=set)
+    shown: Callable[[str], str] = str
 
     @property
     def ok(self) -> bool:
@@ -66,24 +67,36 @@ class Dataset:
 def load_specs(root: Path) -> Dataset:
     """Read and validate every record under root."""
     root = Path(root)
-    dataset = Dataset(root=root)
     if not root.is_dir():
+        dataset = Dataset(root=root)
         dataset.problems.append(Problem(str(root), 1, 1, "specs folder not found"))
         return dataset
+    link_problems = [
+        Problem(_shown(root, relpath), 1, 1, "symbolic link to a folder: not followed; copy the records instead")
+        for relpath in symlinked_folders(root)
+    ]
+    files = ((relpath, read_bytes(path)) for relpath, path in spec_files(root))
+    dataset = load_files(root, files, lambda relpath: _shown(root, relpath))
+    dataset.problems = sorted(dataset.problems + link_problems)
+    return dataset
+
+
+def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[YamlProblem]]]], shown: Callable[[str], str]) -> Dataset:
+    """Validate records given as (relative path, (content, read problems)): from a folder, or from a git revision."""
+    dataset = Dataset(root=root)
     digest = hashlib.sha256()
-    for relpath in symlinked_folders(root):
-        dataset.problems.append(Problem(_shown(root, relpath), 1, 1, "symbolic link to a folder: not followed; copy the records instead"))
-    for relpath, path in spec_files(root):
-        shown = _shown(root, relpath)
-        located, yaml_problems = read_yaml(path)
-        dataset.problems.extend(Problem(shown, p.line, p.column, p.message) for p in yaml_problems)
+    for relpath, (raw, read_problems) in files:
+        where = shown(relpath)
+        located, yaml_problems = (None, read_problems) if raw is None else parse_yaml(raw)
+        dataset.problems.extend(Problem(where, p.line, p.column, p.message) for p in yaml_problems)
         if located is None:
             dataset.unloaded.add(Path(relpath).stem)
             continue
-        digest.update(relpath.encode() + b"\0" + path.read_bytes() + b"\0")
-        if not _load_one(dataset, relpath, shown, located):
+        digest.update(relpath.encode() + b"\0" + raw + b"\0")
+        if not _load_one(dataset, relpath, where, located):
             dataset.unloaded.add(Path(relpath).stem)
     dataset.content_hash = digest.hexdigest()
+    dataset.shown = shown
     _check_references(dataset)
     dataset.problems.sort()
     return dataset
@@ -132,7 +145,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
     if model.id in dataset.records:
         other = dataset.records[model.id].relpath
-        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {_shown(dataset.root, other)}"))
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}"))
         return True
     dataset.records[model.id] = LoadedRecord(model, relpath, located)
     return matches_name
@@ -210,7 +223,7 @@ def _check_references(dataset: Dataset) -> None:
 
 
 def _reporter(dataset: Dataset, loaded: LoadedRecord):
-    shown = _shown(dataset.root, loaded.relpath)
+    shown = dataset.shown(loaded.relpath)
 
     def report(path: tuple[Any, ...], message: str) -> None:
         dataset.problems.append(Problem(shown, *loaded.located.where(path), message))

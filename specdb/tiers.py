@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 BASES = ("per-direction", "as-quoted")
 TIERS = ("memory", "scale_up", "scale_out")
@@ -56,68 +56,95 @@ class Platform:
     dense_bf16_flops: float | None
 
 
-def _figure(connection: sqlite3.Connection, record_id: str | None, name: str) -> sqlite3.Row | None:
-    if record_id is None:
-        return None
-    return connection.execute(
-        "SELECT record_id, name, value, direction FROM figure WHERE record_id = ? AND name = ?", (record_id, name)
-    ).fetchone()
+@dataclass(frozen=True)
+class System:
+    id: str
+    name: str
+    vendor: str
+    released: str | None  # ISO date: the system's own, else its accelerator's
 
 
-def _bandwidth(row: sqlite3.Row | None) -> Bandwidth | None:
-    return None if row is None else Bandwidth(row["value"], row["direction"], row["record_id"], row["name"])
+class Figures(Protocol):
+    """What the tier ladder reads: a built database, or a snapshot of specs (for diffs)."""
+
+    def resolve(self, name: str) -> str: ...
+    def systems(self) -> list[System]: ...
+    def uses(self, record_id: str) -> dict[str, str]: ...
+    def figure(self, record_id: str | None, name: str) -> Bandwidth | None: ...
 
 
-def platforms(connection: sqlite3.Connection, *, vendor: str | None = None, platform: str | None = None) -> list[Platform]:
+class DatabaseFigures:
+    def __init__(self, connection: sqlite3.Connection):
+        self.connection = connection
+
+    def resolve(self, name: str) -> str:
+        from specdb.catalog import resolve
+
+        return resolve(self.connection, name)
+
+    def systems(self) -> list[System]:
+        rows = self.connection.execute(
+            "SELECT s.id, s.name, s.vendor, COALESCE(s.released_date, a.released_date)"
+            " FROM record s LEFT JOIN record_use u ON u.record_id = s.id AND u.role = 'accelerator'"
+            " LEFT JOIN record a ON a.id = u.target_id WHERE s.kind = 'system'"
+        )
+        return [System(*row) for row in rows]
+
+    def uses(self, record_id: str) -> dict[str, str]:
+        return dict(self.connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ?", (record_id,)).fetchall())
+
+    def figure(self, record_id: str | None, name: str) -> Bandwidth | None:
+        if record_id is None:
+            return None
+        row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = ?", (record_id, name)).fetchone()
+        return None if row is None else Bandwidth(row[0], row[1], record_id, name)
+
+
+def _figures(source: sqlite3.Connection | Figures) -> Figures:
+    return DatabaseFigures(source) if isinstance(source, sqlite3.Connection) else source
+
+
+def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None, platform: str | None = None) -> list[Platform]:
     """Every system record with its tiers, in generation order (release date, then id)."""
-    from specdb.catalog import resolve
-
-    # A platform without its own release date takes its accelerator's.
-    sql = (
-        "SELECT s.id, s.name, s.vendor, COALESCE(s.released_date, a.released_date) AS released_date"
-        " FROM record s LEFT JOIN record_use u ON u.record_id = s.id AND u.role = 'accelerator'"
-        " LEFT JOIN record a ON a.id = u.target_id WHERE s.kind = 'system'"
-    )
-    params: list[Any] = []
-    if vendor:
-        sql += " AND lower(s.vendor) = lower(?)"
-        params.append(vendor)
-    if platform:
-        sql += " AND s.id = ?"
-        params.append(resolve(connection, platform))
-    sql += " ORDER BY 4 IS NULL, 4, s.id"
+    figures = _figures(source)
+    chosen = figures.resolve(platform) if platform else None
+    systems = [
+        system for system in figures.systems()
+        if (not vendor or system.vendor.casefold() == vendor.casefold()) and chosen in (None, system.id)
+    ]
+    systems.sort(key=lambda system: (system.released is None, system.released or "", system.id))
     found = []
-    for system in connection.execute(sql, params).fetchall():
-        uses = dict(connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ?", (system["id"],)).fetchall())
+    for system in systems:
+        uses = figures.uses(system.id)
         accelerator = uses.get("accelerator")
-        scale_up = _figure(connection, system["id"], "scale_up_bandwidth") or _figure(connection, accelerator, "scale_up_bandwidth")
-        domain = _figure(connection, system["id"], "scale_up_domain")
-        flops = _figure(connection, accelerator, "dense_bf16_flops")
+        scale_up = figures.figure(system.id, "scale_up_bandwidth") or figures.figure(accelerator, "scale_up_bandwidth")
+        domain = figures.figure(system.id, "scale_up_domain")
+        flops = figures.figure(accelerator, "dense_bf16_flops")
         found.append(Platform(
-            id=system["id"],
-            name=system["name"],
-            vendor=system["vendor"],
-            released=system["released_date"],
+            id=system.id,
+            name=system.name,
+            vendor=system.vendor,
+            released=system.released,
             accelerator=accelerator,
             scale_up_link=uses.get("scale_up"),
             scale_out_fabric=uses.get("scale_out"),
-            domain_size=domain["value"] if domain else None,
+            domain_size=domain.value if domain else None,
             tiers={
-                "memory": _bandwidth(_figure(connection, accelerator, "memory_bandwidth")),
-                "scale_up": _bandwidth(scale_up),
-                "scale_out": _bandwidth(_figure(connection, system["id"], "scale_out_bandwidth")),
+                "memory": figures.figure(accelerator, "memory_bandwidth"),
+                "scale_up": scale_up,
+                "scale_out": figures.figure(system.id, "scale_out_bandwidth"),
             },
-            dense_bf16_flops=flops["value"] if flops else None,
+            dense_bf16_flops=flops.value if flops else None,
         ))
     return found
 
 
-def ratio_rows(connection: sqlite3.Connection, basis: str = "per-direction", *, vendor: str | None = None, platform: str | None = None) -> list[dict[str, Any]]:
+def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction", *, vendor: str | None = None, platform: str | None = None) -> list[dict[str, Any]]:
     """One row per platform: tier bandwidths in GB/s on the basis, the three ratios, and how each side is counted."""
     if basis not in BASES:
         raise ValueError(f"basis must be one of {', '.join(BASES)}")
     rows = []
-    for found in platforms(connection, vendor=vendor, platform=platform):
+    for found in platforms(source, vendor=vendor, platform=platform):
         row: dict[str, Any] = {
             "platform": found.id,
             "vendor": found.vendor,

@@ -65,19 +65,24 @@ def _position(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def read_yaml(path: Path) -> tuple[Located | None, list[YamlProblem]]:
-    """Read path; return its data or the problems that stop it being read."""
+def read_bytes(path: Path) -> tuple[bytes | None, list[YamlProblem]]:
+    """A file's bytes, or why they cannot be had; an oversized file is refused before it is read."""
     try:
         size = path.stat().st_size
         if size > MAX_FILE_BYTES:
-            return None, [YamlProblem(f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB")]
-        raw = path.read_bytes()
+            return None, [_too_large(size)]
+        return path.read_bytes(), []
     except OSError as exc:
         return None, [YamlProblem(f"cannot read file: {exc.strerror or exc}")]
-    return parse_yaml(raw)
+
+
+def _too_large(size: int) -> YamlProblem:
+    return YamlProblem(f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB")
 
 
 def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
+    if len(raw) > MAX_FILE_BYTES:
+        return None, [_too_large(len(raw))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

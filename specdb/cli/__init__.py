@@ -28,6 +28,8 @@ COMMANDS = {
     "stale": ("specdb.cli.stale", "stale"),
     "collective": ("specdb.cli.collective", "collective"),
     "plot": ("specdb.cli.plot", "plot_app"),
+    "diff": ("specdb.cli.versions", "diff"),
+    "history": ("specdb.cli.versions", "history"),
 }
 
 

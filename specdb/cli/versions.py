@@ -1,0 +1,64 @@
+"""diff and history: what changed in the data between versions, and every value a figure has had."""
+
+import sys
+from enum import Enum
+from typing import Annotated, Optional
+
+import typer
+
+from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, fail, locate
+from specdb.cli.query import Basis, BasisOption
+
+
+class DiffFormat(str, Enum):
+    summary = "summary"
+    json = "json"
+    markdown = "markdown"
+
+
+def diff(
+    old: Annotated[str, typer.Argument(help="A git revision (v0.1, HEAD~3), a specs folder, or a database file")],
+    new: Annotated[Optional[str], typer.Argument(help="The same kinds of version; default: the working tree of the specs")] = None,
+    fmt: Annotated[DiffFormat, typer.Option("--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = DiffFormat.summary,
+    stat: Annotated[bool, typer.Option("--stat", help="Counts of changes only")] = False,
+    exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences, 0 when none, 2 on error (like git diff)")] = False,
+    basis: BasisOption = Basis.per_direction,
+    specs: SpecsOption = None,
+) -> None:
+    """Show what changed in the data between two versions: records, figures, sources, reviews and the tier ratios that moved.
+
+    Examples: specdb diff v0.1 HEAD ; specdb diff HEAD~3 --stat ; specdb diff old.sqlite new.sqlite --format json
+    """
+    from specdb.diff import diff as diff_versions
+    from specdb.diff import open_version, render, working_tree
+    from specdb.errors import SpecdbError
+
+    specs_dir, _ = locate(specs, None)
+    try:
+        before = open_version(old, specs_dir)
+        after = open_version(new, specs_dir) if new else working_tree(specs_dir)
+        changes = diff_versions(before, after, basis=basis.value)
+    except SpecdbError as error:
+        error.exit_code = 2
+        fail(error)
+    sys.stdout.write(render(changes, "stat" if stat else fmt.value, before, after))
+    if exit_code and changes:
+        raise typer.Exit(1)
+
+
+def history(
+    record: Annotated[str, typer.Argument(help="Record id or alias")],
+    figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth")],
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: FormatOption = Format.table,
+) -> None:
+    """Every value a figure has had: its history entries and, where the specs are in git, each commit that changed it.
+
+    Example: specdb history nvidia-h100-sxm memory_bandwidth
+    """
+    from specdb.cli.common import open_database
+    from specdb.history import figure_history
+
+    specs_dir, _ = locate(specs, db)
+    emit(figure_history(open_database(specs, db), specs_dir, record, figure), fmt)

@@ -1,0 +1,72 @@
+"""Every value one figure has had: the history entries in its record, and the git commits that changed it."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from specdb.catalog import resolve
+from specdb.errors import NotFound
+
+
+def figure_history(connection: sqlite3.Connection, specs: Path, record: str, figure: str) -> list[dict[str, Any]]:
+    """Rows oldest first: recorded history entries, then one row per commit that changed the figure, then the current value."""
+    record_id = resolve(connection, record)
+    current = connection.execute(
+        "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
+        " WHERE f.record_id = ? AND f.name = ?",
+        (record_id, figure),
+    ).fetchone()
+    if current is None:
+        names = [row[0] for row in connection.execute("SELECT name FROM figure WHERE record_id = ? ORDER BY name", (record_id,))]
+        raise NotFound(f"{record_id} has no figure '{figure}'; it has {', '.join(names)}")
+    figure_id, value_text, status, as_of, reviewed, path = current
+    rows = [
+        {"origin": "history entry", "date": row[1], "value": row[0], "status": row[2], "reviewed": row[3], "sources": row[4] or "", "commit": None}
+        for row in connection.execute(
+            "SELECT c.value_text, c.as_of, c.status, c.reviewed,"
+            " (SELECT group_concat(source_id, ' ') FROM citation WHERE claim_id = c.id)"
+            " FROM claim c WHERE c.figure_id = ? AND c.claim_kind = 'history' ORDER BY c.as_of",
+            (figure_id,),
+        )
+    ]
+    rows.extend(_from_git(specs, path, figure))
+    sources = " ".join(r[0] for r in connection.execute("SELECT DISTINCT source_id FROM citation WHERE figure_id = ? AND claim_id IS NULL", (figure_id,)))
+    rows.append({"origin": "current", "date": as_of, "value": value_text, "status": status, "reviewed": reviewed, "sources": sources, "commit": None})
+    return rows
+
+
+def _from_git(specs: Path, relpath: str, figure: str) -> list[dict[str, Any]]:
+    """One row per commit whose version of the file changed this figure's value, status, review date or sources."""
+    from specdb import gitsource
+    from specdb.yamlread import parse_yaml
+
+    try:
+        repo = gitsource.repository(specs)
+        versions = gitsource.file_history(repo, relpath)
+    except gitsource.GitError:
+        return []
+    rows: list[dict[str, Any]] = []
+    previous = None
+    for version in versions:
+        located, _ = parse_yaml(version.content) if version.content is not None else (None, [])
+        data = located.data if located is not None else None
+        entry = data.get("figures", {}).get(figure) if isinstance(data, dict) and isinstance(data.get("figures"), dict) else None
+        if not isinstance(entry, dict):
+            state = None
+        else:
+            refs = entry.get("sources") if isinstance(entry.get("sources"), list) else []
+            state = (entry.get("value"), entry.get("status"), entry.get("reviewed"), " ".join(sorted(str(s.get("ref")) for s in refs if isinstance(s, dict))))
+        if state != previous:
+            rows.append({
+                "origin": f"commit {version.commit[:10]}: {version.subject}",
+                "date": version.date,
+                "value": state[0] if state else "(absent)",
+                "status": state[1] if state else None,
+                "reviewed": state[2] if state else None,
+                "sources": state[3] if state else "",
+                "commit": version.commit,
+            })
+        previous = state
+    return rows
