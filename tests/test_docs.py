@@ -1,0 +1,44 @@
+"""The README documents every command and states the coverage of the bundled data truly."""
+
+import re
+
+import pytest
+
+from conftest import REPO
+from specdb.cli import COMMANDS, app
+from specdb.resources import bundled_specs
+from specdb.store import open_fresh
+
+README = (REPO / "README.md").read_text()
+
+
+@pytest.mark.parametrize("command", sorted(COMMANDS))
+def test_every_command_is_in_the_readme_tour(command):
+    assert f"`specdb {command}" in README
+
+
+def test_every_query_and_plot_subcommand_is_documented():
+    for group in ("query", "plot"):
+        typer_group = next(info.typer_instance for info in app.registered_groups if info.name == group)
+        for command in typer_group.registered_commands:
+            assert f"`specdb {group} {command.name}" in README
+
+
+def test_the_first_screen_gives_two_setup_commands():
+    first_block = README.split("```sh\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in first_block.splitlines() if line and not line.startswith("#")]
+    assert commands == [
+        "python3 -m venv .venv && .venv/bin/pip install . && .venv/bin/specdb query ratios",
+        "python3 -m venv .venv && .venv/bin/pip install '.[test]' && .venv/bin/python -m pytest",
+    ]
+
+
+def test_the_coverage_table_matches_the_bundled_data(tmp_path):
+    connection = open_fresh(tmp_path / "bundled.sqlite", bundled_specs())
+    table = dict(re.findall(r"^\| (\w+) \| (\d+) \|", README, re.MULTILINE))
+    for kind, records in connection.execute("SELECT kind, COUNT(*) FROM record GROUP BY kind"):
+        assert table[kind] == str(records), kind
+    figures = dict(re.findall(r"^\| (\w+) \| \d+ \| (\d+) \|", README, re.MULTILINE))
+    for kind, count in connection.execute("SELECT r.kind, COUNT(*) FROM figure f JOIN record r ON r.id = f.record_id GROUP BY r.kind"):
+        assert figures[kind] == str(count), kind
+    assert table["source"] == str(connection.execute("SELECT COUNT(*) FROM source").fetchone()[0])
