@@ -9,18 +9,21 @@ Builds of one database are serialised by a lock file.
 
 from __future__ import annotations
 
+import operator
 import os
 import sqlite3
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-from specdb import schema
-from specdb.dataset import Dataset, load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
-from specdb.specfiles import stat_fingerprint
-from specdb.store import HEAD_REVISION, check_revision, write_stamp
+from specdb.specfiles import content_digest, spec_files, stat_fingerprint
+from specdb.store import HEAD_REVISION, check_revision, read_stamp, write_stamp
+
+if TYPE_CHECKING:
+    from specdb import schema
+    from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
 SIDE_FILES = ("-journal", "-wal", "-shm")
@@ -35,56 +38,78 @@ class BuildResult:
     content_hash: str
 
 
-def build(specs: Path, db_path: Path, *, dataset: Dataset | None = None) -> BuildResult:
-    """Validate specs and make db_path hold exactly them; raise InvalidSpecs and leave db_path alone when they are wrong."""
+def build(specs: Path, db_path: Path) -> BuildResult:
+    """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
+
+    Cheapest first: the files' names, sizes and times as last built; then
+    their bytes against the database's content hash; only then a full
+    validation and, under the lock, a new database.
+    """
+    unchanged = _unchanged(specs, db_path)
+    if unchanged is not None:
+        return unchanged
     from filelock import FileLock, Timeout
 
-    dataset = dataset or load_specs(specs)
+    from specdb.dataset import load_specs
+
+    dataset = load_specs(specs)
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        lock = FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS)
-        with lock:
-            return _build_locked(specs, db_path, dataset)
+        with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
+            # Another build may have finished the same work while this one validated.
+            return _unchanged(specs, db_path) or _write(specs, db_path, dataset)
     except Timeout:
         raise DatabaseError(f"{db_path}: another build has held the lock for {LOCK_TIMEOUT_SECONDS} s") from None
     except OSError as exc:
         raise DatabaseError(f"{db_path}: cannot write the database ({exc.strerror or exc})") from None
 
 
-def _build_locked(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
+def _unchanged(specs: Path, db_path: Path) -> BuildResult | None:
+    """A result when the database already holds these specs (recording the files' current times if needed), else None."""
+    existing = _existing_state(db_path)
+    if existing is None:
+        return None
+    content_hash, records, figures = existing
     fingerprint = stat_fingerprint(specs)
-    counts = (_count_records(dataset), _count_figures(dataset))
-    existing = _existing_meta(db_path)
-    changed = existing is None or existing.get("content_hash") != dataset.content_hash
-    if changed:
-        meta = {
-            "content_hash": dataset.content_hash,
-            "git_revision": _git_revision(specs),
-            "record_format": schema.SCHEMA_VERSION,
-        }
-        temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
-        try:
-            _write_database(temporary, dataset, meta)
-            _replace(temporary, db_path)
-        finally:
-            temporary.unlink(missing_ok=True)
-            for suffix in SIDE_FILES:
-                Path(str(temporary) + suffix).unlink(missing_ok=True)
+    if read_stamp(db_path) != {"specs_dir": str(specs), "stat_fingerprint": fingerprint, "content_hash": content_hash}:
+        if content_digest((relpath, path.read_bytes()) for relpath, path in spec_files(specs)) != content_hash:
+            return None
+        write_stamp(db_path, specs, fingerprint, content_hash)
+    return BuildResult(db_path, False, records, figures, content_hash)
+
+
+def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
+    from specdb import schema
+
+    fingerprint = stat_fingerprint(specs)
+    meta = {
+        "content_hash": dataset.content_hash,
+        "git_revision": _git_revision(specs),
+        "record_format": schema.SCHEMA_VERSION,
+    }
+    temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
+    try:
+        _write_database(temporary, dataset, meta)
+        _replace(temporary, db_path)
+    finally:
+        temporary.unlink(missing_ok=True)
+        for suffix in SIDE_FILES:
+            Path(str(temporary) + suffix).unlink(missing_ok=True)
     write_stamp(db_path, specs, fingerprint, dataset.content_hash)
-    return BuildResult(db_path, changed, *counts, dataset.content_hash)
+    return BuildResult(db_path, True, _count_records(dataset), _count_figures(dataset), dataset.content_hash)
 
 
-def _existing_meta(db_path: Path) -> dict[str, str] | None:
-    """The meta of the database at db_path when it is at the head revision; None when it must be rebuilt.
+def _existing_state(db_path: Path) -> tuple[str, int, int] | None:
+    """(content hash, records, figures) of the database at db_path when it is at the head revision; None when it must be rebuilt.
 
     A file that is not a specdb database is never overwritten.
     """
     if not db_path.exists():
         return None
     try:
-        # Read-write, under the build lock, so that SQLite may roll back a journal a crashed writer left.
+        # Read-write, so that SQLite may roll back a journal a crashed writer left; nothing is written here.
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True)
         try:
             row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
@@ -92,7 +117,11 @@ def _existing_meta(db_path: Path) -> dict[str, str] | None:
             check_revision(db_path, revision)
             if revision != HEAD_REVISION:
                 return None
-            return dict(connection.execute("SELECT key, value FROM meta").fetchall())
+            content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()
+            records, figures = connection.execute(
+                "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
+            ).fetchone()
+            return (content_hash[0] if content_hash else ""), records, figures
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
@@ -124,7 +153,7 @@ def migrate(connection: Any, revision: str = "head") -> None:
 
 
 def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
-    from sqlalchemy import create_engine, event, insert
+    from sqlalchemy import create_engine, event
     from sqlalchemy.pool import NullPool
 
     from specdb import models
@@ -135,10 +164,13 @@ def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
         with engine.begin() as connection:
             migrate(connection)
             rows = _rows(dataset, meta)
-            for table in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
-                batch = rows[table.__tablename__]
-                if batch:
-                    connection.execute(insert(table.__table__), batch)
+            # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
+            raw = connection.connection.driver_connection
+            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
+                table = model.__table__
+                columns = list(table.columns.keys())
+                statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+                raw.executemany(statement, map(operator.itemgetter(*columns), rows[table.name]))
     finally:
         engine.dispose()
     _check_database(path)
@@ -174,6 +206,8 @@ def _count_records(dataset: Dataset) -> int:
 
 
 def _count_figures(dataset: Dataset) -> int:
+    from specdb import schema
+
     return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))
 
 
@@ -196,6 +230,8 @@ def effective_policy(dataset: Dataset, record: schema.Record, figure: schema.Fig
 
 
 def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
+    from specdb import schema
+
     rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")}
     rows["meta"] = [{"key": key, "value": value} for key, value in sorted(meta.items())]
     figure_id = claim_id = citation_id = 0

@@ -6,7 +6,6 @@ the file, line and column, and all of them are reported, not only the first.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from pydantic import ValidationError
 
 from specdb import schema
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
-from specdb.specfiles import spec_files, symlinked_folders
+from specdb.specfiles import content_digest, spec_files, symlinked_folders
 from specdb.yamlread import Located, YamlProblem, parse_yaml, read_bytes
 
 POLICY_FILE = "policy.yaml"
@@ -84,7 +83,7 @@ def load_specs(root: Path) -> Dataset:
 def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[YamlProblem]]]], shown: Callable[[str], str]) -> Dataset:
     """Validate records given as (relative path, (content, read problems)): from a folder, or from a git revision."""
     dataset = Dataset(root=root)
-    digest = hashlib.sha256()
+    loaded: list[tuple[str, bytes]] = []
     for relpath, (raw, read_problems) in files:
         where = shown(relpath)
         located, yaml_problems = (None, read_problems) if raw is None else parse_yaml(raw)
@@ -92,10 +91,10 @@ def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[Y
         if located is None:
             dataset.unloaded.add(Path(relpath).stem)
             continue
-        digest.update(relpath.encode() + b"\0" + raw + b"\0")
+        loaded.append((relpath, raw))
         if not _load_one(dataset, relpath, where, located):
             dataset.unloaded.add(Path(relpath).stem)
-    dataset.content_hash = digest.hexdigest()
+    dataset.content_hash = content_digest(loaded)
     dataset.shown = shown
     _check_references(dataset)
     dataset.problems.sort()
@@ -147,8 +146,17 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         other = dataset.records[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}"))
         return True
-    dataset.records[model.id] = LoadedRecord(model, relpath, located)
+    dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
     return matches_name
+
+
+_CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product"}
+_CROSS_CHECKED_FIRST = {"aliases", "uses"}
+
+
+def _checked_across_records(path: tuple[Any, ...]) -> bool:
+    """Whether a position can appear in a problem found by checking records against each other."""
+    return path[-1] in _CROSS_CHECKED_LAST or path[0] in _CROSS_CHECKED_FIRST or (len(path) > 1 and path[-2] == "product")
 
 
 def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:

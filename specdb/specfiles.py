@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 
 def spec_files(root: Path) -> Iterator[tuple[str, Path]]:
@@ -49,3 +50,11 @@ def stat_fingerprint(root: Path) -> str:
                     continue
                 lines.append(f"{path}\t{info.st_size}\t{info.st_mtime_ns}")
     return "\n".join(lines)
+
+
+def content_digest(files: Iterable[tuple[str, bytes]]) -> str:
+    """The version of a set of spec files: a hash of their paths and bytes, in order."""
+    digest = hashlib.sha256()
+    for relpath, raw in files:
+        digest.update(relpath.encode() + b"\0" + raw + b"\0")
+    return digest.hexdigest()

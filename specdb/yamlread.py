@@ -11,22 +11,36 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import yaml
 
 try:
-    from yaml import CSafeLoader as _Loader
+    from yaml import CSafeLoader as _SafeLoader
 except ImportError:  # libyaml missing: the pure-Python loader reads the same documents
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
+
+
+class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
+    """Composes without guessing types: every plain scalar gets the str tag, so only explicit tags stand out."""
+
+    yaml_implicit_resolvers: dict = {}
+
+    def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
+        if kind is yaml.ScalarNode:
+            return self.DEFAULT_SCALAR_TAG
+        return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
+
+    def descend_resolver(self, current_node: Any, current_index: Any) -> None:
+        return None
+
+    def ascend_resolver(self) -> None:
+        return None
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
-_PLAIN_TAGS = {
-    f"tag:yaml.org,2002:{name}"
-    for name in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")
-}
-_NULL_TAG = "tag:yaml.org,2002:null"
+_PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq")}
+_NULLS = {"", "~", "null", "Null", "NULL"}
 _BRACKETS = re.compile(r"[\[\]{}]")
 # Block nesting shows as indentation or as "- - -" / "? ? ?" on one line.
 _DEEP_BLOCK = re.compile(r"^(?: {%d,}|(?:[-?:] +){%d,})" % (MAX_DEPTH * 2, MAX_DEPTH), re.MULTILINE)
@@ -51,6 +65,11 @@ class Located:
                 return self.values[path]
             path = path[:-1]
         return self.values.get((), (1, 1))
+
+    def pruned(self, keep: Callable[[Path_], bool]) -> "Located":
+        """The positions still needed once the data is validated, without the data itself (it is the largest part)."""
+        values = {path: position for path, position in self.values.items() if not path or keep(path)}
+        return Located(None, values, {})
 
 
 class YamlProblem(Exception):
@@ -146,21 +165,20 @@ def _plain(node: Any, path: Path_, located: Located, problems: list[YamlProblem]
     seen.add(id(node))
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        what = "merge keys (<<) are" if tag == "!!merge" else f"tag '{tag}' is"
-        problems.append(YamlProblem(f"{what} not allowed", *position))
+        problems.append(YamlProblem(f"tag '{tag}' is not allowed", *position))
         return None
     if isinstance(node, yaml.ScalarNode):
-        return None if node.tag == _NULL_TAG else node.value
+        return None if not node.style and node.value in _NULLS else node.value
     if isinstance(node, yaml.SequenceNode):
         return [_plain(item, path + (index,), located, problems, seen) for index, item in enumerate(node.value)]
     mapping: dict[str, Any] = {}
     for key_node, value_node in node.value:
         key_position = _position(key_node.start_mark)
         if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
-            if key_node.tag == "tag:yaml.org,2002:merge":
-                problems.append(YamlProblem("merge keys (<<) are not allowed", *key_position))
-            else:
-                problems.append(YamlProblem("a key must be plain text", *key_position))
+            problems.append(YamlProblem("a key must be plain text", *key_position))
+            continue
+        if not key_node.style and key_node.value == "<<":
+            problems.append(YamlProblem("merge keys (<<) are not allowed", *key_position))
             continue
         key = key_node.value
         if key in mapping or (path + (key,)) in located.keys:
