@@ -71,13 +71,53 @@ def _unchanged(specs: Path, db_path: Path) -> BuildResult | None:
     existing = _existing_state(db_path)
     if existing is None:
         return None
-    content_hash, records, figures = existing
+    revision, content_hash, records, figures = existing
+    if revision != HEAD_REVISION:
+        upgrade(db_path)
     fingerprint = stat_fingerprint(specs)
     if read_stamp(db_path) != {"specs_dir": str(specs), "stat_fingerprint": fingerprint, "content_hash": content_hash}:
         if content_digest((relpath, path.read_bytes()) for relpath, path in spec_files(specs)) != content_hash:
             return None
         write_stamp(db_path, specs, fingerprint, content_hash)
     return BuildResult(db_path, False, records, figures, content_hash)
+
+
+def upgrade(db_path: Path) -> None:
+    """Bring a database made by an older specdb to the current schema with the migrations, keeping every row.
+
+    The migrations run on a copy (made with SQLite's backup API), which is
+    checked and then renamed into place, so a crash leaves the old file whole.
+    """
+    from filelock import FileLock
+
+    with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
+        temporary = _temporary(db_path)
+        try:
+            source = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
+            copy = sqlite3.connect(temporary)
+            try:
+                source.backup(copy)
+            finally:
+                source.close()
+                copy.close()
+            _migrate_file(temporary)
+            _check_database(temporary)
+            _replace(temporary, db_path)
+        finally:
+            _discard(temporary)
+
+
+def _temporary(db_path: Path) -> Path:
+    """A new file beside the database; any left by a killed build are swept first (the caller holds the lock)."""
+    for leftover in db_path.parent.glob(f".{db_path.name}.*.building*"):
+        leftover.unlink(missing_ok=True)
+    return db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
+
+
+def _discard(temporary: Path) -> None:
+    temporary.unlink(missing_ok=True)
+    for suffix in SIDE_FILES:
+        Path(str(temporary) + suffix).unlink(missing_ok=True)
 
 
 def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
@@ -89,20 +129,18 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
         "git_revision": _git_revision(specs),
         "record_format": schema.SCHEMA_VERSION,
     }
-    temporary = db_path.with_name(f".{db_path.name}.{os.getpid()}.building")
+    temporary = _temporary(db_path)
     try:
         _write_database(temporary, dataset, meta)
         _replace(temporary, db_path)
     finally:
-        temporary.unlink(missing_ok=True)
-        for suffix in SIDE_FILES:
-            Path(str(temporary) + suffix).unlink(missing_ok=True)
+        _discard(temporary)
     write_stamp(db_path, specs, fingerprint, dataset.content_hash)
     return BuildResult(db_path, True, _count_records(dataset), _count_figures(dataset), dataset.content_hash)
 
 
-def _existing_state(db_path: Path) -> tuple[str, int, int] | None:
-    """(content hash, records, figures) of the database at db_path when it is at the head revision; None when it must be rebuilt.
+def _existing_state(db_path: Path) -> tuple[str, str, int, int] | None:
+    """(schema revision, content hash, records, figures) of the database at db_path; None when there is none.
 
     A file that is not a specdb database is never overwritten.
     """
@@ -115,13 +153,11 @@ def _existing_state(db_path: Path) -> tuple[str, int, int] | None:
             row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
             revision = row[0] if row else None
             check_revision(db_path, revision)
-            if revision != HEAD_REVISION:
-                return None
             content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()
             records, figures = connection.execute(
                 "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
             ).fetchone()
-            return (content_hash[0] if content_hash else ""), records, figures
+            return revision, (content_hash[0] if content_hash else ""), records, figures
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
@@ -152,14 +188,28 @@ def migrate(connection: Any, revision: str = "head") -> None:
     command.upgrade(config, revision)
 
 
-def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
+def _engine(path: Path) -> Any:
     from sqlalchemy import create_engine, event
     from sqlalchemy.pool import NullPool
 
-    from specdb import models
-
     engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
     event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA foreign_keys = ON"))
+    return engine
+
+
+def _migrate_file(path: Path) -> None:
+    engine = _engine(path)
+    try:
+        with engine.begin() as connection:
+            migrate(connection)
+    finally:
+        engine.dispose()
+
+
+def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
+    from specdb import models
+
+    engine = _engine(path)
     try:
         with engine.begin() as connection:
             migrate(connection)

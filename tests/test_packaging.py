@@ -37,11 +37,12 @@ def test_the_installed_wheel_works_from_an_empty_folder(wheel, tmp_path):
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True)
     python = environment / "bin" / "python"
-    # The dependencies come from the running environment, so the test needs no network;
-    # the new environment's own site-packages, holding the wheel, comes first on the path.
+    subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet", str(wheel)], check=True)
+    # The dependencies come from the running environment, so the test needs no network; added after
+    # the install, so pip does not take the running environment's specdb for this one, and behind
+    # the new environment's own site-packages on the path.
     own = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], capture_output=True, text=True, check=True).stdout.strip()
     Path(own, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet", str(wheel)], check=True)
     empty = tmp_path / "empty"
     empty.mkdir()
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "PYTHONPATH": ""}
