@@ -90,6 +90,7 @@ def upgrade(db_path: Path) -> None:
     """
     from filelock import FileLock
 
+    _refuse_read_only(db_path)
     with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
         temporary = _temporary(db_path)
         try:
@@ -120,9 +121,16 @@ def _discard(temporary: Path) -> None:
         Path(str(temporary) + suffix).unlink(missing_ok=True)
 
 
+def _refuse_read_only(db_path: Path) -> None:
+    """A database file made read-only is the user's wish: read it, never replace it (even as root, who could)."""
+    if db_path.exists() and not db_path.stat().st_mode & 0o222:
+        raise DatabaseError(f"{db_path}: the database file is read-only and the specs changed; make it writable or choose another --db")
+
+
 def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     from specdb import schema
 
+    _refuse_read_only(db_path)
     fingerprint = stat_fingerprint(specs)
     meta = {
         "content_hash": dataset.content_hash,

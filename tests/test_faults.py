@@ -1,0 +1,242 @@
+"""Never lose or corrupt data: builds killed anywhere, readers during rebuilds, builds at once, schema upgrades, broken files."""
+
+import os
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.config import Config
+from alembic.script import ScriptDirectory
+
+from conftest import REPO
+from specdb.build import build
+from specdb.errors import DatabaseError
+from specdb.resources import migrations_dir
+from specdb.store import HEAD_REVISION, connect_readonly, open_fresh
+
+
+def _dump(path: Path) -> list[str]:
+    connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+    try:
+        return list(connection.iterdump())
+    finally:
+        connection.close()
+
+
+def _content_hash(path: Path) -> str:
+    connection = connect_readonly(path)
+    try:
+        assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        return connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]
+    finally:
+        connection.close()
+
+
+@pytest.fixture
+def two_versions(specs, db, tmp_path):
+    """A database built from the test data (old), and a changed copy of the specs (new) with its expected dump."""
+    build(specs, db)
+    new_specs = tmp_path / "new-specs"
+    shutil.copytree(specs, new_specs)
+    gpu = new_specs / "accelerator" / "test-gpu.yaml"
+    gpu.write_text(gpu.read_text().replace("value: 3.35 TB/s", "value: 3.6 TB/s"))
+    expected = tmp_path / "expected.sqlite"
+    build(new_specs, expected)
+    return _dump(db), new_specs, _dump(expected)
+
+
+# A build in a child process that SIGKILLs itself at one named point, by wrapping the function that runs there.
+KILL_AT = textwrap.dedent("""
+    import os, signal, sys
+    from pathlib import Path
+    sys.path.insert(0, {repo!r})
+    import specdb.build as build_module
+    import specdb.dataset as dataset_module
+
+    def die(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    point = sys.argv[3]
+    if point == "validating":
+        calls = []
+        original = dataset_module._load_one
+        def load_one(*args, **kwargs):
+            calls.append(1)
+            if len(calls) == 3:
+                die()
+            return original(*args, **kwargs)
+        dataset_module._load_one = load_one
+    elif point == "writing":
+        build_module._check_database = die
+    elif point == "before replace":
+        build_module._replace = die
+    elif point == "after replace":
+        build_module.write_stamp = die
+    build_module.build(Path(sys.argv[1]), Path(sys.argv[2]))
+""")
+
+
+@pytest.mark.parametrize("point", ["validating", "writing", "before replace", "after replace"])
+def test_a_build_killed_at_any_point_leaves_the_old_or_the_new_database(two_versions, db, tmp_path, point):
+    old_dump, new_specs, new_dump = two_versions
+    script = tmp_path / "kill.py"
+    script.write_text(KILL_AT.format(repo=str(REPO)))
+    result = subprocess.run([sys.executable, str(script), str(new_specs), str(db), point], capture_output=True)
+    assert result.returncode == -signal.SIGKILL
+    after = _dump(db)
+    assert after in (old_dump, new_dump)
+    assert after == (new_dump if point == "after replace" else old_dump)
+    _content_hash(db)
+    # The next build finishes the work and sweeps what the killed one left.
+    build(new_specs, db)
+    assert _dump(db) == new_dump
+    assert not list(db.parent.glob(f".{db.name}.*"))
+
+
+def test_builds_killed_at_random_moments_never_leave_a_mixture(two_versions, db, tmp_path):
+    old_dump, new_specs, new_dump = two_versions
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.build import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    for delay in (0.05, 0.15, 0.3, 0.45, 0.6, 0.8, 1.0, 1.3):
+        process = subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)])
+        time.sleep(delay)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        assert _dump(db) in (old_dump, new_dump), delay
+        _content_hash(db)
+
+
+def test_readers_during_repeated_rebuilds_never_fail_nor_see_half_a_database(two_versions, specs, db):
+    _, new_specs, _ = two_versions
+    expected = {}
+    for folder in (specs, new_specs):
+        build(folder, db)
+        connection = connect_readonly(db)
+        expected[connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]] = (
+            connection.execute("SELECT value_text FROM figure WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'").fetchone()[0],
+            connection.execute("SELECT COUNT(*) FROM figure").fetchone()[0],
+        )
+        connection.close()
+    stop = threading.Event()
+    failures, reads = [], [0]
+
+    def reader():
+        while not stop.is_set():
+            try:
+                connection = connect_readonly(db)
+                try:
+                    content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]
+                    seen = (
+                        connection.execute("SELECT value_text FROM figure WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'").fetchone()[0],
+                        connection.execute("SELECT COUNT(*) FROM figure").fetchone()[0],
+                    )
+                finally:
+                    connection.close()
+                if expected.get(content_hash) != seen:
+                    failures.append((content_hash, seen))
+                reads[0] += 1
+            except Exception as error:  # any failure to read is what this test looks for
+                failures.append(repr(error))
+
+    threads = [threading.Thread(target=reader) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for round_ in range(8):
+        build(specs if round_ % 2 else new_specs, db)
+    stop.set()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert reads[0] > 8
+
+
+def test_two_builds_at_once_end_with_one_good_database(two_versions, db):
+    _, new_specs, new_dump = two_versions
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.build import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    builders = [subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)], stderr=subprocess.PIPE) for _ in range(2)]
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "specdb", "list", "--specs", str(new_specs), "--db", str(db), "--format", "json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO,
+    )
+    for process in builders:
+        _, errors = process.communicate(timeout=120)
+        assert process.returncode == 0, errors
+    output, errors = reader.communicate(timeout=120)
+    assert reader.returncode == 0, errors
+    assert b'"test-gpu"' in output
+    assert _dump(db) == new_dump
+
+
+def _revisions() -> list[str]:
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    return [script.revision for script in ScriptDirectory.from_config(config).walk_revisions()]
+
+
+def _downgrade(db: Path, revision: str) -> None:
+    from sqlalchemy import create_engine
+
+    config = Config()
+    config.set_main_option("script_location", str(migrations_dir()))
+    with create_engine(f"sqlite:///{db}").begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)
+
+
+@pytest.mark.parametrize("revision", [r for r in _revisions() if r != HEAD_REVISION])
+def test_a_database_from_an_earlier_schema_is_upgraded_in_place_with_nothing_lost(specs, db, revision):
+    build(specs, db)
+    tables = ("record", "source", "alias", "record_use", "figure", "claim", "citation", "meta")
+    before = {table: connect_readonly(db).execute(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in tables}
+    _downgrade(db, revision)
+    assert sqlite3.connect(db).execute("SELECT version_num FROM alembic_version").fetchone()[0] == revision
+    connection = open_fresh(db, specs)
+    assert connection.execute("SELECT version_num FROM alembic_version").fetchone()[0] == HEAD_REVISION
+    after = {table: connection.execute(f"SELECT * FROM {table} ORDER BY 1").fetchall() for table in tables}
+    assert [tuple(row) for rows in after.values() for row in rows] == [tuple(row) for rows in before.values() for row in rows]
+    assert connection.execute("SELECT COUNT(*) FROM figure_view").fetchone()[0] == len(before["figure"])
+
+
+def test_a_truncated_database_is_a_clear_error(specs, db, cli):
+    build(specs, db)
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 3])
+    result = cli("list")
+    assert result.exit_code == 3
+    assert str(db) in result.stderr and "specdb:" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_an_empty_file_is_not_taken_for_a_database(specs, db, cli):
+    db.write_bytes(b"")
+    result = cli("list")
+    assert result.exit_code == 3 and "not a specdb database" in result.stderr
+    assert db.read_bytes() == b""
+
+
+def test_a_read_only_database_is_read_and_never_replaced(specs, db, cli):
+    build(specs, db)
+    db.chmod(stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH)
+    before = db.read_bytes()
+    assert cli("list").exit_code == 0
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    gpu.write_text(gpu.read_text().replace("value: 3.35 TB/s", "value: 3.6 TB/s"))
+    result = cli("list")
+    assert result.exit_code == 3
+    assert "read-only" in result.stderr
+    assert db.read_bytes() == before
+
+
+def test_a_database_folder_that_cannot_be_created_is_a_clear_error(specs, tmp_path, cli):
+    blocker = tmp_path / "blocker"
+    blocker.write_text("a file where a folder should be")
+    result = cli("build", "--specs", str(specs), "--db", str(blocker / "specdb.sqlite"), data=False)
+    assert result.exit_code == 3
+    assert "cannot write the database" in result.stderr
