@@ -54,9 +54,7 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
 
 
 _SQL = (
-    "SELECT f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after,"
-    " (SELECT group_concat(source_id, ' ') FROM (SELECT DISTINCT c.source_id FROM citation c"
-    "   WHERE c.figure_id = f.id AND c.claim_id IS NULL ORDER BY c.source_id)) AS sources"
+    "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
     " FROM figure f JOIN record r ON r.id = f.record_id"
 )
 
@@ -73,8 +71,12 @@ def stale_figures(
     if since and older_than:
         raise UsageError("give --since or --older-than, not both")
     cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
+    if cutoff is not None:
+        query, params = _SQL + " WHERE f.reviewed < ?", [cutoff.isoformat()]
+    else:
+        query, params = _SQL + " WHERE f.warn_after IS NOT NULL OR f.error_after IS NOT NULL", []
     rows = []
-    for row in connection.execute(_SQL + " ORDER BY f.reviewed, f.record_id, f.name"):
+    for row in connection.execute(query + " ORDER BY f.reviewed, f.record_id, f.name", params):
         reviewed = dt.date.fromisoformat(row["reviewed"])
         level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
         if level is None:
@@ -84,7 +86,23 @@ def stale_figures(
         found["level"] = level
         found["cutoff"] = cutoff.isoformat() if cutoff else None
         rows.append(found)
+    sources = _sources(connection, [row.pop("id") for row in rows])
+    for row, source_ids in zip(rows, sources):
+        row["sources"] = source_ids
     return rows
+
+
+def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[str]:
+    """The source ids behind each figure, space-separated, fetched only for the figures being reported."""
+    found: dict[int, set[str]] = {}
+    for start in range(0, len(figure_ids), 500):
+        chunk = figure_ids[start:start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for figure_id, source_id in connection.execute(
+            f"SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL AND figure_id IN ({marks})", chunk
+        ):
+            found.setdefault(figure_id, set()).add(source_id)
+    return [" ".join(sorted(found.get(figure_id, ()))) for figure_id in figure_ids]
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
