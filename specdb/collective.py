@@ -91,22 +91,20 @@ def message_bytes(size: str | None = None, params: float | None = None, dtype: s
         if params <= 0:
             raise UsageError("--params must be greater than zero")
         return params * DTYPE_BYTES[dtype]
-    try:
-        quantity = parse_quantity(size)
-    except UnitError as exc:
-        raise UsageError(f"--size {exc}") from None
-    if quantity.dimension != "size":
-        raise UsageError(f"--size '{size}' is not a data size (try 16GB or 512MiB)")
-    return quantity.value
+    return _option_quantity("--size", size, "size", "a data size (try 16GB or 512MiB)")
 
 
 def parse_latency(text: str) -> float:
+    return _option_quantity("--latency", text, "time", "a time (try 2us or 500ns)")
+
+
+def _option_quantity(option: str, text: str, dimension: str, expected: str) -> float:
     try:
         quantity = parse_quantity(text)
     except UnitError as exc:
-        raise UsageError(f"--latency {exc}") from None
-    if quantity.dimension != "time":
-        raise UsageError(f"--latency '{text}' is not a time (try 2us or 500ns)")
+        raise UsageError(f"{option} {exc}") from None
+    if quantity.dimension != dimension:
+        raise UsageError(f"{option} '{text}' is not {expected}")
     return quantity.value
 
 

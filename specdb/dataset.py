@@ -161,9 +161,10 @@ def _checked_across_records(path: tuple[Any, ...]) -> bool:
 
 def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:
     for error in exc.errors(include_url=False):
-        loc = tuple(part for part in error["loc"] if not (isinstance(part, str) and "[" in part and part != "[key]"))
+        loc = tuple(error["loc"])
         kind = error["type"]
-        if loc and loc[-1] == "[key]":
+        # pydantic marks an invalid mapping key with a last element "[key]", unless the data really has a key of that name.
+        if loc and loc[-1] == "[key]" and not _has_path(located.data, loc):
             path = loc[:-1]
             yield Problem(shown, *located.where(path, key=True), f"{_dotted(path[:-1])}: '{path[-1]}' is not an allowed name here")
             continue
@@ -173,6 +174,17 @@ def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterat
             yield Problem(shown, *located.where(loc, key=True), f"unknown key '{_dotted(loc)}'")
         else:
             yield Problem(shown, *located.where(loc), f"{_dotted(loc) or 'record'}: {_message(error)}")
+
+
+def _has_path(data: Any, path: tuple[Any, ...]) -> bool:
+    for part in path:
+        if isinstance(data, dict) and part in data:
+            data = data[part]
+        elif isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data):
+            data = data[part]
+        else:
+            return False
+    return True
 
 
 def _dotted(loc: tuple[Any, ...]) -> str:
