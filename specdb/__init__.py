@@ -23,7 +23,7 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     import sqlite3
 
-    from specdb.build import BuildResult
+    from specdb.builder import BuildResult
     from specdb.dataset import Dataset
 
 
@@ -37,7 +37,7 @@ def load_specs(specs: str | Path | None = None) -> "Dataset":
 
 def build(specs: str | Path | None = None, db: str | Path | None = None) -> "BuildResult":
     """Build (or confirm up to date) the database for a specs folder; raises InvalidSpecs on bad specs."""
-    from specdb.build import build as build_database
+    from specdb.builder import build as build_database
     from specdb.locations import resolve_db, resolve_specs
 
     specs_dir = resolve_specs(specs)

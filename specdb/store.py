@@ -101,7 +101,7 @@ def is_fresh(db_path: Path, specs: Path) -> bool:
 def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
     """Open the database for reading, building or refreshing it first when the specs changed."""
     if not is_fresh(db_path, specs):
-        from specdb.build import build
+        from specdb.builder import build
 
         build(specs, db_path)
     return connect_readonly(db_path)

@@ -12,7 +12,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
 from specdb import models
-from specdb.build import build, migrate
+from specdb.builder import build, migrate
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.resources import migrations_dir
 from specdb.store import HEAD_REVISION, connect_readonly, open_fresh

@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.build import build
+from specdb.builder import build
 from specdb.diff import diff, open_version, render
 from specdb.errors import InvalidSpecs
 

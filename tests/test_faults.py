@@ -18,7 +18,7 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 
 from conftest import REPO
-from specdb.build import build
+from specdb.builder import build
 from specdb.errors import DatabaseError
 from specdb.resources import migrations_dir
 from specdb.store import HEAD_REVISION, connect_readonly, open_fresh
@@ -59,7 +59,7 @@ KILL_AT = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
     sys.path.insert(0, {repo!r})
-    import specdb.build as build_module
+    import specdb.builder as build_module
     import specdb.dataset as dataset_module
 
     def die(*args, **kwargs):
@@ -104,7 +104,7 @@ def test_a_build_killed_at_any_point_leaves_the_old_or_the_new_database(two_vers
 
 def test_builds_killed_at_random_moments_never_leave_a_mixture(two_versions, db, tmp_path):
     old_dump, new_specs, new_dump = two_versions
-    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.build import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
     for delay in (0.05, 0.15, 0.3, 0.45, 0.6, 0.8, 1.0, 1.3):
         process = subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)])
         time.sleep(delay)
@@ -160,7 +160,7 @@ def test_readers_during_repeated_rebuilds_never_fail_nor_see_half_a_database(two
 
 def test_two_builds_at_once_end_with_one_good_database(two_versions, db):
     _, new_specs, new_dump = two_versions
-    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.build import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
     builders = [subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)], stderr=subprocess.PIPE) for _ in range(2)]
     reader = subprocess.Popen(
         [sys.executable, "-m", "specdb", "list", "--specs", str(new_specs), "--db", str(db), "--format", "json"],

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import TEST_SPECS
-from specdb.build import build
+from specdb.builder import build
 from specdb.dataset import load_specs
 from specdb.errors import InvalidSpecs
 from specdb.store import connect_readonly

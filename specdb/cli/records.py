@@ -30,7 +30,7 @@ def build(specs: SpecsOption = None, db: DbOption = None) -> None:
 
     Does no work when nothing changed. Example: specdb build --db specdb.sqlite
     """
-    from specdb.build import build as build_database
+    from specdb.builder import build as build_database
 
     specs_dir, db_path = locate(specs, db)
     result = build_database(specs_dir, db_path)
