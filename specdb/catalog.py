@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import sqlite3
 from typing import Any
 
@@ -47,6 +46,8 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
     if len(loose) == 1:
         return loose.pop()
     candidates = [known for known, _ in names]
+    import difflib  # only on this error path
+
     close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
     hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else "; `specdb list` shows every record"
     raise NotFound(f"no record or alias '{name}'{hint}")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -54,6 +53,8 @@ def stat_fingerprint(root: Path) -> str:
 
 def content_digest(files: Iterable[tuple[str, bytes]]) -> str:
     """The version of a set of spec files: a hash of their paths and bytes, in order."""
+    import hashlib
+
     digest = hashlib.sha256()
     for relpath, raw in files:
         digest.update(relpath.encode() + b"\0" + raw + b"\0")

@@ -79,17 +79,19 @@ def write_stamp(db_path: Path, specs: Path, fingerprint: str, content_hash: str)
     os.replace(temporary, target)
 
 
-def is_fresh(db_path: Path, specs: Path) -> bool:
+def is_fresh(db_path: Path, specs: Path, connection: sqlite3.Connection | None = None) -> bool:
     """True when the database exists, is at the current schema, and was built from these very files."""
-    if not db_path.exists():
-        return False
-    connection = connect_readonly(db_path)
-    try:
-        if _revision(connection) != HEAD_REVISION:
+    if connection is None:
+        if not db_path.exists():
             return False
-        content_hash = read_meta(connection).get("content_hash")
-    finally:
-        connection.close()
+        connection = connect_readonly(db_path)
+        try:
+            return is_fresh(db_path, specs, connection)
+        finally:
+            connection.close()
+    if _revision(connection) != HEAD_REVISION:
+        return False
+    content_hash = read_meta(connection).get("content_hash")
     stamp = read_stamp(db_path)
     return (
         stamp.get("specs_dir") == str(specs)
@@ -100,8 +102,12 @@ def is_fresh(db_path: Path, specs: Path) -> bool:
 
 def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
     """Open the database for reading, building or refreshing it first when the specs changed."""
-    if not is_fresh(db_path, specs):
-        from specdb.builder import build
+    if db_path.exists():
+        connection = connect_readonly(db_path)
+        if is_fresh(db_path, specs, connection):
+            return connection
+        connection.close()
+    from specdb.builder import build
 
-        build(specs, db_path)
+    build(specs, db_path)
     return connect_readonly(db_path)

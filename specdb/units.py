@@ -7,7 +7,6 @@ to some readers and 1024 to others.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from dataclasses import dataclass
@@ -106,6 +105,8 @@ def _unknown_unit_message(text: str, unit: str) -> str:
         return f"'{text}': unit '{unit}' is ambiguous; write kB (1000) or KiB (1024)"
     if unit.upper() in ("GBPS", "TBPS", "MBPS") and unit[1] == "B":
         return f"'{text}': unit '{unit}' is ambiguous; write {unit[0]}B/s for bytes or {unit[0]}b/s for bits"
+    import difflib  # only on this error path
+
     close = difflib.get_close_matches(unit, UNITS, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"'{text}': unknown unit '{unit}'{hint}"
