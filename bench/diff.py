@@ -89,7 +89,7 @@ def main() -> None:
                   f"(reading both revisions {read:.2f} s, comparing {compare:.3f} s; {changes} changes)")
         if len(per_figure) > 1:
             sizes = sorted(per_figure)
-            print(f"per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
+            print("per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
                   + f"; largest / smallest {per_figure[sizes[-1]] / per_figure[sizes[0]]:.2f} (1.0 is linear)")
 
 

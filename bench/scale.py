@@ -121,7 +121,7 @@ def main() -> None:
             per_figure[figures] = results["full build"][0] / figures
         if len(per_figure) > 1:
             sizes = sorted(per_figure)
-            print(f"\nfull build per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
+            print("\nfull build per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
                   + f"; largest / smallest {per_figure[sizes[-1]] / per_figure[sizes[0]]:.2f} (1.0 is linear)")
 
 

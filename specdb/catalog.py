@@ -8,12 +8,6 @@ from typing import Any
 from specdb.errors import NotFound
 from specdb.units import format_value
 
-FIGURE_COLUMNS = (
-    "record_id", "kind", "vendor", "name", "value_text", "value", "unit", "direction", "scope",
-    "status", "as_of", "reviewed", "precision", "sparsity",
-)
-
-
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
     sql = (
         "SELECT r.id, r.kind, r.name, r.vendor, r.family, r.released,"

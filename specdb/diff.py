@@ -208,22 +208,29 @@ def _ratio(value: float | None) -> str:
     return "none" if value is None else f"{value:g}x"
 
 
+def _label(snapshot: Snapshot) -> str:
+    """The version as the user named it, with the git commit it was built from when that says more."""
+    commit = snapshot.git_revision[:10]
+    return f"{snapshot.label} ({commit})" if commit and not snapshot.label.startswith(commit) else snapshot.label
+
+
 def render(changes: list[Change], fmt: str, old: Snapshot, new: Snapshot) -> str:
+    old_label, new_label = _label(old), _label(new)
     if fmt == "json":
         return json.dumps([change.as_dict() for change in changes], indent=2) + "\n"
     summary = counts(changes)
     if fmt == "stat":
-        lines = [f"{old.label} -> {new.label}: {len(changes)} changes"] + [f"  {kind:18} {count}" for kind, count in summary.items()]
+        lines = [f"{old_label} -> {new_label}: {len(changes)} changes"] + [f"  {kind:18} {count}" for kind, count in summary.items()]
         return "\n".join(lines) + "\n"
     heading = ", ".join(f"{count} {kind.replace('_', ' ').replace('re reviewed', 're-reviewed')}" for kind, count in summary.items()) or "no changes"
     if fmt == "markdown":
-        out = [f"## Changes from {old.label} to {new.label}", "", heading, ""]
+        out = [f"## Changes from {old_label} to {new_label}", "", heading, ""]
         for record, group in _grouped(changes):
             out.append(f"### {record}")
             out.extend(f"- {_line(change)}" for change in group)
             out.append("")
         return "\n".join(out)
-    out = [f"{old.label} -> {new.label}: {heading}"]
+    out = [f"{old_label} -> {new_label}: {heading}"]
     for record, group in _grouped(changes):
         out.append(f"\n{record}")
         out.extend(f"  {_line(change)}" for change in group)

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.builder import build
-from specdb.diff import diff, open_version, render
+from specdb.diff import diff, open_version
 from specdb.errors import InvalidSpecs
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -16,6 +16,10 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not 
 
 def _git(repo, *args):
     subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True)
+
+
+def _rev_parse(specs, revision):
+    return subprocess.run(["git", "-C", str(specs), "rev-parse", revision], check=True, capture_output=True, text=True).stdout.strip()
 
 
 def _commit(repo, message):
@@ -124,11 +128,18 @@ def test_the_working_tree_is_the_default_new_version(repo, cli):
 
 def test_formats_and_exit_codes(repo, cli):
     run = lambda *args: cli("diff", *args, "--specs", str(repo), data=False)  # noqa: E731
+    commit = {tag: _rev_parse(repo, tag)[:10] for tag in ("v0", "v1", "v2", "v3")}
     summary = run("v2", "v3")
-    assert summary.stdout == "v2 -> v3: 1 re-reviewed\n\ntest-fabric\n  port_bandwidth: re-reviewed 2026-07-15 -> 2026-08-01, value unchanged\n"
-    assert run("v0", "v1", "--stat").stdout == "v0 -> v1: 3 changes\n  value_changed      1\n  ratio_changed      2\n"
+    assert summary.stdout == (
+        f"v2 ({commit['v2']}) -> v3 ({commit['v3']}): 1 re-reviewed\n\n"
+        "test-fabric\n  port_bandwidth: re-reviewed 2026-07-15 -> 2026-08-01, value unchanged\n"
+    )
+    assert run("v0", "v1", "--stat").stdout == f"v0 ({commit['v0']}) -> v1 ({commit['v1']}): 3 changes\n  value_changed      1\n  ratio_changed      2\n"
     markdown = run("v0", "v1", "--format", "markdown").stdout
-    assert markdown.startswith("## Changes from v0 to v1\n\n1 value changed, 2 ratio changed\n\n### test-gpu\n- memory_bandwidth: 3.35 TB/s -> 3.6 TB/s (+7.46%)\n")
+    assert markdown.startswith(
+        f"## Changes from v0 ({commit['v0']}) to v1 ({commit['v1']})\n\n1 value changed, 2 ratio changed\n\n"
+        "### test-gpu\n- memory_bandwidth: 3.35 TB/s -> 3.6 TB/s (+7.46%)\n"
+    )
     data = json.loads(run("v0", "v1", "--format", "json").stdout)
     assert set(data[0]) == {"change", "record", "figure", "old", "new", "percent", "detail"}
     assert run("v0", "v1", "--exit-code").exit_code == 1

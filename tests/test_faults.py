@@ -1,6 +1,5 @@
 """Never lose or corrupt data: builds killed anywhere, readers during rebuilds, builds at once, schema upgrades, broken files."""
 
-import os
 import shutil
 import signal
 import sqlite3
@@ -19,7 +18,6 @@ from alembic.script import ScriptDirectory
 
 from conftest import REPO
 from specdb.builder import build
-from specdb.errors import DatabaseError
 from specdb.resources import migrations_dir
 from specdb.store import HEAD_REVISION, connect_readonly, open_fresh
 
