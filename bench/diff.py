@@ -18,6 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from linearity import linearity
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 
@@ -88,9 +90,7 @@ def main() -> None:
             print(f"{records} records, {figures} figures, 1% changed: {total:.2f} s whole process, {total - start_up:.2f} s beyond start-up "
                   f"(reading both revisions {read:.2f} s, comparing {compare:.3f} s; {changes} changes)")
         if len(per_figure) > 1:
-            sizes = sorted(per_figure)
-            print("per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
-                  + f"; largest / smallest {per_figure[sizes[-1]] / per_figure[sizes[0]]:.2f} (1.0 is linear)")
+            print(linearity("diff", per_figure))
 
 
 if __name__ == "__main__":

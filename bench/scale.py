@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from linearity import linearity
+
 HERE = Path(__file__).resolve().parent
 FLOOR = """
 import os, sqlite3, sys, yaml
@@ -120,9 +122,7 @@ def main() -> None:
             print(f"  no change / read command {results['no change'][0] / read:.2f}x (target <= 1.5x)")
             per_figure[figures] = results["full build"][0] / figures
         if len(per_figure) > 1:
-            sizes = sorted(per_figure)
-            print("\nfull build per figure: " + ", ".join(f"{size}: {per_figure[size] * 1e6:.0f} us" for size in sizes)
-                  + f"; largest / smallest {per_figure[sizes[-1]] / per_figure[sizes[0]]:.2f} (1.0 is linear)")
+            print("\n" + linearity("full build", per_figure))
 
 
 if __name__ == "__main__":

@@ -13,9 +13,10 @@ import operator
 import os
 import sqlite3
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import content_digest, spec_files, stat_fingerprint
@@ -48,18 +49,25 @@ def build(specs: Path, db_path: Path) -> BuildResult:
     unchanged = _unchanged(specs, db_path)
     if unchanged is not None:
         return unchanged
-    from filelock import FileLock, Timeout
-
     from specdb.dataset import load_specs
 
     dataset = load_specs(specs)
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
+    with _locked(db_path):
+        # Another build may have finished the same work while this one validated.
+        return _unchanged(specs, db_path) or _write(specs, db_path, dataset)
+
+
+@contextmanager
+def _locked(db_path: Path) -> Iterator[None]:
+    """Hold the database's build lock; a lock that cannot be had or a folder that cannot be written is a DatabaseError."""
+    from filelock import FileLock, Timeout
+
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
         with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
-            # Another build may have finished the same work while this one validated.
-            return _unchanged(specs, db_path) or _write(specs, db_path, dataset)
+            yield
     except Timeout:
         raise DatabaseError(f"{db_path}: another build has held the lock for {LOCK_TIMEOUT_SECONDS} s") from None
     except OSError as exc:
@@ -88,10 +96,8 @@ def upgrade(db_path: Path) -> None:
     The migrations run on a copy (made with SQLite's backup API), which is
     checked and then renamed into place, so a crash leaves the old file whole.
     """
-    from filelock import FileLock
-
-    _refuse_read_only(db_path)
-    with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
+    _refuse_read_only(db_path, "was made by an older specdb and needs upgrading")
+    with _locked(db_path):
         temporary = _temporary(db_path)
         try:
             source = sqlite3.connect(f"{db_path.as_uri()}?mode=ro", uri=True)
@@ -121,16 +127,16 @@ def _discard(temporary: Path) -> None:
         Path(str(temporary) + suffix).unlink(missing_ok=True)
 
 
-def _refuse_read_only(db_path: Path) -> None:
+def _refuse_read_only(db_path: Path, why: str) -> None:
     """A database file made read-only is the user's wish: read it, never replace it (even as root, who could)."""
     if db_path.exists() and not db_path.stat().st_mode & 0o222:
-        raise DatabaseError(f"{db_path}: the database file is read-only and the specs changed; make it writable or choose another --db")
+        raise DatabaseError(f"{db_path}: the database file is read-only and {why}; make it writable or choose another --db")
 
 
 def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     from specdb import schema
 
-    _refuse_read_only(db_path)
+    _refuse_read_only(db_path, "the specs changed")
     fingerprint = stat_fingerprint(specs)
     meta = {
         "content_hash": dataset.content_hash,
