@@ -24,7 +24,8 @@ _DISPLAY_SCALE = {
 
 
 def compare(connection: sqlite3.Connection, names: list[str], basis: str = "per-direction") -> list[dict[str, Any]]:
-    """One row per figure name any of the records has; bandwidths on the basis, every value in the figure's display unit."""
+    """One row per figure name any of the records has: values by record id (bandwidths on the basis, in the figure's
+    display unit) and each record's ratio to the first."""
     if len(names) < 2:
         raise UsageError("compare needs two or more records")
     if basis not in BASES:
@@ -41,20 +42,34 @@ def compare(connection: sqlite3.Connection, names: list[str], basis: str = "per-
     rows = []
     for name in sorted(figures):
         by_record = figures[name]
-        dimension = next(iter(by_record.values()))["dimension"]
-        if any(row["dimension"] != dimension for row in by_record.values()):
+        dimensions = {row["dimension"] for row in by_record.values()}
+        row: dict[str, Any] = {"figure": name, "unit": None, "counted": _counted(by_record.values(), basis), "values": {}, "ratio_to_first": {}}
+        if len(dimensions) > 1:
+            # Not comparable (one record counts transfers, another bits): shown as written, without ratios.
+            row["unit"] = "as written"
+            row["values"] = {record_id: by_record[record_id]["value_text"] if record_id in by_record else None for record_id in ids}
+            rows.append(row)
             continue
-        scale, unit = _DISPLAY_SCALE[dimension]
-        row: dict[str, Any] = {"figure": name, "unit": unit, "counted": _counted(by_record.values(), basis)}
+        scale, row["unit"] = _DISPLAY_SCALE[dimensions.pop()]
         values = {record_id: _on_basis(by_record[record_id], basis) if record_id in by_record else None for record_id in ids}
-        for record_id in ids:
-            row[record_id] = None if values[record_id] is None else round(values[record_id] / scale, 4)
+        row["values"] = {record_id: None if value is None else round(value / scale, 4) for record_id, value in values.items()}
         first = values[ids[0]]
-        for record_id in ids[1:]:
-            value = values[record_id]
-            row[f"{record_id}/{ids[0]}"] = round(value / first, 3) if value is not None and first else None
+        row["ratio_to_first"] = {
+            record_id: round(values[record_id] / first, 3) if values[record_id] is not None and first else None for record_id in ids[1:]
+        }
         rows.append(row)
     return rows
+
+
+def flatten(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One column per record and per ratio, for tables, CSV and Markdown."""
+    flat = []
+    for row in rows:
+        cells = {"figure": row["figure"], "unit": row["unit"], "counted": row["counted"], **row["values"]}
+        first = next(iter(row["values"]))
+        cells.update({f"{record_id} / {first}": ratio for record_id, ratio in row["ratio_to_first"].items()})
+        flat.append(cells)
+    return flat
 
 
 def _on_basis(row: sqlite3.Row, basis: str) -> float:

@@ -105,11 +105,23 @@ def test_compare_puts_records_side_by_side_on_one_basis(cli, specs):
         .replace("aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: []").replace("value: 3.35 TB/s", "value: 6.7 TB/s")
     )
     rows = {row["figure"]: row for row in json.loads(cli("compare", "test-gpu", "test-gpu-2", "-f", "json").stdout)}
-    assert rows["memory_bandwidth"]["test-gpu-2/test-gpu"] == 2
-    assert rows["memory_bandwidth"]["unit"] == "GB/s" and rows["memory_bandwidth"]["test-gpu"] == 3350
-    assert rows["scale_up_bandwidth"]["test-gpu"] == 450 and rows["scale_up_bandwidth"]["counted"] == "per-direction"
+    assert rows["memory_bandwidth"]["ratio_to_first"] == {"test-gpu-2": 2}
+    assert rows["memory_bandwidth"]["unit"] == "GB/s" and rows["memory_bandwidth"]["values"]["test-gpu"] == 3350
+    assert rows["scale_up_bandwidth"]["values"]["test-gpu"] == 450 and rows["scale_up_bandwidth"]["counted"] == "per-direction"
     quoted = {row["figure"]: row for row in json.loads(cli("compare", "test-gpu", "test-gpu-2", "--basis", "as-quoted", "-f", "json").stdout)}
-    assert quoted["scale_up_bandwidth"]["test-gpu"] == 900 and quoted["scale_up_bandwidth"]["counted"] == "bidirectional"
+    assert quoted["scale_up_bandwidth"]["values"]["test-gpu"] == 900 and quoted["scale_up_bandwidth"]["counted"] == "bidirectional"
+    table = list(csv.DictReader(io.StringIO(cli("compare", "test-gpu", "test-gpu-2", "-f", "csv").stdout)))
+    assert {row["figure"]: row["test-gpu-2 / test-gpu"] for row in table}["memory_bandwidth"] == "2"
+
+
+def test_compare_shows_figures_in_different_units_as_written(cli, specs):
+    other = specs / "link" / "test-pcie-2.yaml"
+    text = (specs / "link" / "test-pcie.yaml").read_text().replace("id: test-pcie", "id: test-pcie-2").replace("value: 32 GT/s", "value: 32 Gb/s")
+    other.write_text("".join(line for line in text.splitlines(keepends=True) if "derived:" not in line))
+    rows = {row["figure"]: row for row in json.loads(cli("compare", "test-pcie", "test-pcie-2", "-f", "json").stdout)}
+    assert rows["lane_rate"]["unit"] == "as written"
+    assert rows["lane_rate"]["values"] == {"test-pcie": "32 GT/s", "test-pcie-2": "32 Gb/s"}
+    assert rows["lane_rate"]["ratio_to_first"] == {}
 
 
 def test_compare_refuses_records_of_different_kinds(cli):

@@ -95,9 +95,14 @@ def compare(
     Example: specdb compare nvidia-h100-sxm nvidia-b200
     """
     from specdb.compare import compare as compare_records
+    from specdb.compare import flatten
 
     rows = compare_records(open_database(specs, db), records, basis.value)
-    emit(rows, fmt)
+    if fmt.value == "json":
+        emit(rows, fmt)
+        return
+    flat = flatten(rows)
+    emit(flat, fmt, list(dict.fromkeys(key for row in flat for key in row)))
     if fmt.value in ("table", "markdown"):
         sys.stdout.write(f"\n{_BASIS_TEXT[basis.value].split(';')[0]}\n")
 
