@@ -24,6 +24,23 @@ class FormatWithMarkdown(str, Enum):
     markdown = "markdown"
 
 
+class Kind(str, Enum):
+    accelerator = "accelerator"
+    link = "link"
+    fabric = "fabric"
+    system = "system"
+    cluster = "cluster"
+    source = "source"
+
+
+class Status(str, Enum):
+    spec = "spec"
+    announced = "announced"
+    shipping = "shipping"
+    measured = "measured"
+
+
+KindOption = Annotated[Optional[Kind], typer.Option("--kind", "-k", help="Record kind")]
 DbOption = Annotated[
     Optional[str],
     typer.Option("--db", help="Database path or sqlite:/// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),

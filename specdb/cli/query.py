@@ -6,7 +6,9 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, FormatWithMarkdown, MarkdownFormatOption, SpecsOption, emit, open_database
+from specdb.cli.common import (
+    DbOption, Format, FormatOption, FormatWithMarkdown, KindOption, MarkdownFormatOption, SpecsOption, Status, emit, open_database,
+)
 
 query_app = typer.Typer(help="Questions over the figures: tier ratios, figures across records.", no_args_is_help=True)
 
@@ -67,11 +69,11 @@ def _marked(row: dict[str, Any]) -> dict[str, Any]:
 
 @query_app.command("figures")
 def figures(
-    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="Record kind")] = None,
+    kind: KindOption = None,
     name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name; % is a wildcard (%bandwidth)")] = None,
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor (case-insensitive)")] = None,
     record: Annotated[Optional[str], typer.Option("--record", "-r", help="One record (id or alias)")] = None,
-    status: Annotated[Optional[str], typer.Option("--status", help="spec, announced, shipping or measured")] = None,
+    status: Annotated[Optional[Status], typer.Option("--status", help="What kind of figure")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
     fmt: FormatOption = Format.table,
@@ -79,7 +81,9 @@ def figures(
     """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
     from specdb.catalog import list_figures
 
-    rows = list_figures(open_database(specs, db), kind=kind, name=name, vendor=vendor, record=record, status=status)
+    rows = list_figures(
+        open_database(specs, db), kind=kind.value if kind else None, name=name, vendor=vendor, record=record, status=status.value if status else None,
+    )
     emit(rows, fmt)
 
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, locate, open_database
+from specdb.cli.common import DbOption, Format, FormatOption, Kind, KindOption, SpecsOption, emit, locate, open_database
 
 
 def validate(specs: SpecsOption = None) -> None:
@@ -39,7 +39,7 @@ def build(specs: SpecsOption = None, db: DbOption = None) -> None:
 
 
 def list_records(
-    kind: Annotated[Optional[str], typer.Option("--kind", "-k", help="accelerator, link, fabric, system, cluster or source")] = None,
+    kind: KindOption = None,
     specs: SpecsOption = None,
     db: DbOption = None,
     fmt: FormatOption = Format.table,
@@ -49,7 +49,7 @@ def list_records(
     from specdb.catalog import list_sources
 
     connection = open_database(specs, db)
-    rows = list_sources(connection) if kind == "source" else records(connection, kind)
+    rows = list_sources(connection) if kind is Kind.source else records(connection, kind.value if kind else None)
     emit(rows, fmt)
 
 
