@@ -82,7 +82,7 @@ def load_specs(root: Path) -> Dataset:
 
 def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[YamlProblem]]]], shown: Callable[[str], str]) -> Dataset:
     """Validate records given as (relative path, (content, read problems)): from a folder, or from a git revision."""
-    dataset = Dataset(root=root)
+    dataset = Dataset(root=root, shown=shown)
     loaded: list[tuple[str, bytes]] = []
     for relpath, (raw, read_problems) in files:
         where = shown(relpath)
@@ -95,7 +95,6 @@ def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[Y
         if not _load_one(dataset, relpath, where, located):
             dataset.unloaded.add(Path(relpath).stem)
     dataset.content_hash = content_digest(loaded)
-    dataset.shown = shown
     _check_references(dataset)
     dataset.problems.sort()
     return dataset
