@@ -1,0 +1,54 @@
+"""Quantities as people write them: bits are not bytes, GB is not GiB, an unknown unit is an error."""
+
+import pytest
+
+from specdb.units import UnitError, format_value, parse_quantity
+
+
+@pytest.mark.parametrize("text, value, dimension", [
+    ("3.35 TB/s", 3.35e12, "bandwidth"),
+    ("900 GB/s", 900e9, "bandwidth"),
+    ("400 Gb/s", 50e9, "bandwidth"),
+    ("400 Gbps", 50e9, "bandwidth"),
+    ("800 Gbit/s", 100e9, "bandwidth"),
+    ("32 GT/s", 32e9, "transfer_rate"),
+    ("141 GB", 141e9, "size"),
+    ("80 GiB", 80 * 2**30, "size"),
+    ("989 TFLOPS", 989e12, "compute"),
+    ("2.5 PFLOP/s", 2.5e15, "compute"),
+    ("72", 72, "count"),
+    ("41 %", 0.41, "ratio"),
+    ("130 ns", 130e-9, "time"),
+    ("2us", 2e-6, "time"),
+    ("700 W", 700, "power"),
+    ("106.25 GBd", 106.25e9, "symbol_rate"),
+    ("1e3 GB", 1e12, "size"),
+])
+def test_units(text, value, dimension):
+    quantity = parse_quantity(text)
+    assert quantity.value == pytest.approx(value) and quantity.dimension == dimension and quantity.text == text.strip()
+
+
+@pytest.mark.parametrize("text, message", [
+    ("5 KB", "ambiguous; write kB (1000) or KiB (1024)"),
+    ("3 GBps", "ambiguous; write GB/s for bytes or Gb/s for bits"),
+    ("3 TB/S", "did you mean 'TB/s'?"),
+    ("3 furlongs", "unknown unit 'furlongs'"),
+    ("1,979 TFLOPS", "without thousands separators"),
+    ("0 GB", "greater than zero"),
+    ("-2 GB", "greater than zero"),
+    ("nan GB", "not a number followed by a unit"),
+    ("1e400", "not finite"),
+    ("GB", "not a number followed by a unit"),
+])
+def test_bad_quantities(text, message):
+    with pytest.raises(UnitError, match=message.replace("(", r"\(").replace(")", r"\)").replace("?", r"\?")):
+        parse_quantity(text)
+
+
+@pytest.mark.parametrize("value, dimension, shown", [
+    (4.5e11, "bandwidth", "450 GB/s"), (3.35e12, "bandwidth", "3.35 TB/s"), (50e9, "bandwidth", "50 GB/s"),
+    (141e9, "size", "141 GB"), (989e12, "compute", "989 TFLOP/s"), (0.41, "ratio", "41 %"), (72, "count", "72"), (130e-9, "time", "130 ns"),
+])
+def test_display(value, dimension, shown):
+    assert format_value(value, dimension) == shown
