@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import content_digest, spec_files, stat_fingerprint
-from specdb.store import HEAD_REVISION, check_revision, read_stamp, write_stamp
+from specdb.store import HEAD_REVISION, check_revision, read_meta, schema_revision, stamp_matches, write_stamp
 
 if TYPE_CHECKING:
     from specdb import schema
@@ -83,7 +83,7 @@ def _unchanged(specs: Path, db_path: Path) -> BuildResult | None:
     if revision != HEAD_REVISION:
         upgrade(db_path)
     fingerprint = stat_fingerprint(specs)
-    if read_stamp(db_path) != {"specs_dir": str(specs), "stat_fingerprint": fingerprint, "content_hash": content_hash}:
+    if not stamp_matches(db_path, specs, content_hash, fingerprint):
         if content_digest((relpath, path.read_bytes()) for relpath, path in spec_files(specs)) != content_hash:
             return None
         write_stamp(db_path, specs, fingerprint, content_hash)
@@ -164,14 +164,13 @@ def _existing_state(db_path: Path) -> tuple[str, str, int, int] | None:
         # Read-write, so that SQLite may roll back a journal a crashed writer left; nothing is written here.
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True)
         try:
-            row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
-            revision = row[0] if row else None
+            revision = schema_revision(connection)
             check_revision(db_path, revision)
-            content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()
+            content_hash = read_meta(connection).get("content_hash", "")
             records, figures = connection.execute(
                 "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
             ).fetchone()
-            return revision, (content_hash[0] if content_hash else ""), records, figures
+            return revision, content_hash, records, figures
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:

@@ -7,7 +7,7 @@ from typing import Any
 
 from specdb.catalog import resolve
 from specdb.errors import UsageError
-from specdb.tiers import BASES
+from specdb.tiers import BASES, Bandwidth
 
 _DISPLAY_SCALE = {
     "bandwidth": (1e9, "GB/s"),
@@ -72,18 +72,16 @@ def flatten(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return flat
 
 
+def _bandwidth(row: sqlite3.Row) -> Bandwidth:
+    return Bandwidth(row["value"], row["direction"], row["record_id"], row["name"])
+
+
 def _on_basis(row: sqlite3.Row, basis: str) -> float:
-    if basis == "per-direction" and row["direction"] == "bidirectional":
-        return row["value"] / 2
-    return row["value"]
+    return _bandwidth(row).on(basis)
 
 
 def _counted(rows, basis: str) -> str | None:
-    directions = sorted({row["direction"] for row in rows if row["direction"]})
+    directions = sorted({_bandwidth(row).counted(basis) for row in rows if row["direction"]})
     if not directions:
         return None
-    if basis == "per-direction":
-        directions = sorted({"per-direction" if d == "bidirectional" else d for d in directions})
     return "/".join(directions) + (" (mixed)" if len(directions) > 1 else "")
-
-

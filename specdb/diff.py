@@ -44,9 +44,8 @@ def open_version(text: str, specs: Path) -> Snapshot:
 
     path = Path(text)
     if path.is_dir():
-        dataset = load_specs(path)
-        label = str(path)
-    elif path.is_file():
+        return _snapshot(load_specs(path), str(path))
+    if path.is_file():
         from specdb.store import connect_readonly
 
         connection = connect_readonly(path.resolve())
@@ -54,28 +53,25 @@ def open_version(text: str, specs: Path) -> Snapshot:
             return from_database(connection, text)
         finally:
             connection.close()
-    else:
-        repo = gitsource.repository(specs)
-        commit = gitsource.require_revision(repo, text)
-        files = [(relpath, (content, [])) for relpath, content in gitsource.files_at(repo, commit)]
-        dataset = load_files(specs, files, lambda relpath: f"{text}:{repo.prefix}{relpath}")
-        label = text
-        if dataset.ok:
-            snapshot = from_dataset(dataset, label)
-            snapshot.git_revision = commit
-            return snapshot
-    if not dataset.ok:
-        raise InvalidSpecs(dataset.problems)
-    return from_dataset(dataset, label)
+    repo = gitsource.repository(specs)
+    commit = gitsource.require_revision(repo, text)
+    files = [(relpath, (content, [])) for relpath, content in gitsource.files_at(repo, commit)]
+    return _snapshot(load_files(specs, files, lambda relpath: f"{text}:{repo.prefix}{relpath}"), text, commit)
 
 
 def working_tree(specs: Path) -> Snapshot:
     from specdb.dataset import load_specs
 
-    dataset = load_specs(specs)
+    return _snapshot(load_specs(specs), "working tree")
+
+
+def _snapshot(dataset, label: str, commit: str = "") -> Snapshot:
+    """A validated version as a snapshot; a version that does not validate is reported with its own problems."""
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
-    return from_dataset(dataset, "working tree")
+    snapshot = from_dataset(dataset, label)
+    snapshot.git_revision = commit
+    return snapshot
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction") -> list[Change]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from specdb.errors import UsageError
 from specdb.resources import bundled_specs
 
 SPECS_ENV = "SPECDB_SPECS"
@@ -44,5 +45,5 @@ def database_path(text: str) -> Path:
             break
     else:
         if "://" in text:
-            raise ValueError(f"'{text}': only SQLite databases are supported (a path or a sqlite:/// URL)")
+            raise UsageError(f"'{text}': only SQLite databases are supported (a path or a sqlite:/// URL)")
     return Path(text).expanduser().resolve()

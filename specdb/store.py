@@ -29,14 +29,15 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
         connection.row_factory = sqlite3.Row
         connection.execute("PRAGMA foreign_keys = ON")
         connection.execute("PRAGMA query_only = ON")
-        revision = _revision(connection)
+        revision = schema_revision(connection)
     except sqlite3.DatabaseError as exc:
         raise DatabaseError(f"{path}: cannot be read as a SQLite database ({exc})") from None
     check_revision(path, revision)
     return connection
 
 
-def _revision(connection: sqlite3.Connection) -> str | None:
+def schema_revision(connection: sqlite3.Connection) -> str | None:
+    """The Alembic revision a database is at; None when it has none (not a specdb database)."""
     try:
         row = connection.execute("SELECT version_num FROM alembic_version").fetchone()
     except sqlite3.OperationalError:
@@ -79,25 +80,21 @@ def write_stamp(db_path: Path, specs: Path, fingerprint: str, content_hash: str)
     os.replace(temporary, target)
 
 
-def is_fresh(db_path: Path, specs: Path, connection: sqlite3.Connection | None = None) -> bool:
-    """True when the database exists, is at the current schema, and was built from these very files."""
-    if connection is None:
-        if not db_path.exists():
-            return False
-        connection = connect_readonly(db_path)
-        try:
-            return is_fresh(db_path, specs, connection)
-        finally:
-            connection.close()
-    if _revision(connection) != HEAD_REVISION:
-        return False
-    content_hash = read_meta(connection).get("content_hash")
+def stamp_matches(db_path: Path, specs: Path, content_hash: str | None, fingerprint: str | None = None) -> bool:
+    """Whether the stamp says the database's content was built from exactly these spec files as they are now."""
     stamp = read_stamp(db_path)
     return (
         stamp.get("specs_dir") == str(specs)
         and stamp.get("content_hash") == content_hash
-        and stamp.get("stat_fingerprint") == stat_fingerprint(specs)
+        and stamp.get("stat_fingerprint") == (fingerprint if fingerprint is not None else stat_fingerprint(specs))
     )
+
+
+def is_fresh(db_path: Path, specs: Path, connection: sqlite3.Connection) -> bool:
+    """True when the open database is at the current schema and was built from these very files."""
+    if schema_revision(connection) != HEAD_REVISION:
+        return False
+    return stamp_matches(db_path, specs, read_meta(connection).get("content_hash"))
 
 
 def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:

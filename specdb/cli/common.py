@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional, Sequence
 
 import typer
 
-from specdb.errors import SpecdbError, UsageError
+from specdb.errors import SpecdbError
 
 
 class Format(str, Enum):
@@ -57,18 +57,14 @@ def locate(specs: Optional[Path], db: Optional[str]) -> tuple[Path, Path]:
     from specdb.locations import resolve_db, resolve_specs
 
     specs_dir = resolve_specs(specs)
-    try:
-        return specs_dir, resolve_db(db, specs_dir)
-    except ValueError as exc:
-        raise UsageError(str(exc)) from None
+    return specs_dir, resolve_db(db, specs_dir)
 
 
 def open_database(specs: Optional[Path], db: Optional[str]) -> sqlite3.Connection:
     """The database for these options, built or refreshed first when the specs changed."""
-    from specdb.store import open_fresh
+    from specdb import connect
 
-    specs_dir, db_path = locate(specs, db)
-    return open_fresh(db_path, specs_dir)
+    return connect(specs, db)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: Enum, columns: Sequence[str] | None = None) -> None:

@@ -2,7 +2,7 @@
 
 import json
 import sys
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any
 
 import typer
 
