@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
+from specdb.review import LONGEST_PERIOD
 from specdb.units import Quantity, UnitError, parse_quantity
 
 SCHEMA_VERSION = "1"
@@ -108,10 +109,6 @@ FigureReference = Annotated[str, StringConstraints(pattern=r"^(?:[a-z0-9][a-z0-9
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
-
-
-# A review interval longer than a century is not a review policy (null switches one off).
-LONGEST_PERIOD = {"day": 36525, "month": 1200, "year": 100}
 
 
 class Period(Strict):
