@@ -80,7 +80,7 @@ def _reason(exc: sqlite3.Error, timeout: float) -> str:
     if "interrupted" in text:
         return f"stopped after the time limit of {timeout:g} s (raise it with --timeout)"
     if "authoriz" in text:
-        return "not allowed: specdb sql only reads this database (no ATTACH, VACUUM, transactions or pragma settings)"
+        return "not allowed: the database is read-only and specdb sql only reads (no writes, ATTACH, VACUUM, transactions or pragma settings)"
     if "readonly" in text or "read-only" in text:
         return "the database is opened read-only; specdb sql only reads"
     return text
