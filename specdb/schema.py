@@ -244,6 +244,20 @@ class SourceRecord(Strict):
         return self
 
 
+_DOMAIN = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
+
+
+def parse_domain(text: Any) -> str:
+    if not isinstance(text, str) or not _DOMAIN.match(text):
+        raise ValueError(f"'{text}' is not a domain name such as example.com (lowercase, without scheme or path)")
+    return text
+
+
+DomainName = Annotated[str, BeforeValidator(parse_domain)]
+
+
 class KindPolicies(Strict):
     schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
     review: dict[Literal[KINDS[:-1]], ReviewPolicy] = {}  # type: ignore[valid-type]
+    # Mirrors, proxies and content farms: a source record's URL may not be on one of these hosts or their subdomains.
+    excluded_source_domains: list[DomainName] = []
