@@ -229,7 +229,7 @@ def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
             rows = _rows(dataset, meta)
             # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
             raw = connection.connection.driver_connection
-            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
+            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.CollectiveRun, models.Claim, models.Citation):
                 table = model.__table__
                 columns = list(table.columns.keys())
                 statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
@@ -295,7 +295,7 @@ def effective_policy(dataset: Dataset, record: schema.Record, figure: schema.Fig
 def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
     from specdb import schema
 
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")}
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation")}
     rows["meta"] = [{"key": key, "value": value} for key, value in sorted(meta.items())]
     figure_id = claim_id = citation_id = 0
 
@@ -343,6 +343,12 @@ def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, An
                 "derived_factor": figure.derived.factor if figure.derived else None,
                 "warn_after": warn_after, "error_after": error_after,
             })
+            if figure.collective is not None:
+                run = figure.collective
+                rows["collective_run"].append({
+                    "figure_id": figure_id, "operation": run.operation, "accelerators": run.accelerators,
+                    "size_bytes": run.size.value, "size_text": run.size.text, "algorithm": run.algorithm, "library": run.library,
+                })
             cite(figure.sources, figure_id, None)
             claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]
             claims += [("alternative", entry) for entry in figure.alternatives]

@@ -125,3 +125,17 @@ class Citation(SQLModel, table=True):
     quote: Optional[str] = None
     locator: Optional[str] = None
     note: Optional[str] = None
+
+
+class CollectiveRun(SQLModel, table=True):
+    """What a measured collective bandwidth figure was measured on (nccl-tests' busbw of one operation at one size)."""
+
+    __tablename__ = "collective_run"
+
+    figure_id: int = Field(foreign_key="figure.id", primary_key=True)
+    operation: str = Field(description="all-reduce, all-gather, reduce-scatter, all-to-all, point-to-point")
+    accelerators: int
+    size_bytes: float = Field(description="message size in bytes (nccl-tests' size column)")
+    size_text: str
+    algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
+    library: str = Field(description="library and version, e.g. NCCL 2.18.5")
