@@ -135,7 +135,7 @@ class CollectiveRun(SQLModel, table=True):
     figure_id: int = Field(foreign_key="figure.id", primary_key=True)
     operation: str = Field(description="all-reduce, all-gather, reduce-scatter, all-to-all, point-to-point")
     accelerators: int
-    size_bytes: float = Field(description="message size in bytes (nccl-tests' size column)")
-    size_text: str
+    size_bytes: Optional[float] = Field(default=None, description="message size in bytes (nccl-tests' size column); NULL: a large-message peak stated without a size")
+    size_text: Optional[str] = None
     algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
     library: str = Field(description="library and version, e.g. NCCL 2.18.5")

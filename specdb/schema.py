@@ -162,13 +162,13 @@ class CollectiveRun(Strict):
 
     operation: Literal[COLLECTIVE_OPERATIONS]  # type: ignore[valid-type]
     accelerators: Annotated[int, BeforeValidator(_whole_number), Field(ge=2)]
-    size: QuantityField
+    size: QuantityField | None = None
     algorithm: Literal[COLLECTIVE_ALGORITHMS]  # type: ignore[valid-type]
     library: Text
 
     @model_validator(mode="after")
     def _size_is_a_data_size(self) -> "CollectiveRun":
-        if self.size.dimension != "size":
+        if self.size is not None and self.size.dimension != "size":
             raise ValueError(f"size '{self.size.text}' is not a data size")
         return self
 
