@@ -347,7 +347,7 @@ def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, An
                 run = figure.collective
                 rows["collective_run"].append({
                     "figure_id": figure_id, "operation": run.operation, "accelerators": run.accelerators,
-                    "size_bytes": run.size.value if run.size else None, "size_text": run.size.text if run.size else None, "algorithm": run.algorithm, "library": run.library,
+                    "size_bytes": run.size.value if run.size else None, "size_text": run.size.text if run.size else None, "algorithm": run.algorithm, "library": run.library, "domains": run.domains,
                 })
             cite(figure.sources, figure_id, None)
             claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]

@@ -1,7 +1,9 @@
 """Efficiency and latency of each tier and algorithm, derived from the measured collective runs in the data.
 
 A measured run is a `measured_*` bus bandwidth figure with a `collective`
-block (operation, GPU count, size, algorithm, library). Its efficiency is the
+block (operation, GPU count, size, algorithm, library), on a platform (a
+system record) or on a record that uses one (`uses: {system: ...}`, as
+`specdb import nccl-tests` writes). Its efficiency is the
 peak bound's transfer time over the measured time, on the tier that bounds
 it; a per-port figure (bus bandwidth per NIC) is its share of the port's
 bandwidth. Runs of at least LARGE_MESSAGE bytes, or stated without a size as
@@ -33,6 +35,7 @@ class Run:
 
     figure_id: int
     record_id: str
+    platform: str
     figure: str
     operation: str
     accelerators: int
@@ -41,6 +44,7 @@ class Run:
     library: str
     busbw: float
     scope: str | None
+    domains: int | None
 
     @property
     def label(self) -> str:
@@ -81,9 +85,9 @@ class Calibration:
     def __init__(self, connection: sqlite3.Connection, exclude: int | None = None):
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
-        self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.record_id in self.topologies]
-        self.derived = [derived for run in self.runs if _is_large(run) for derived in [self._efficiency(run)] if derived]
-        self.derived += [derived for run in self.runs if not _is_large(run) for derived in [self._latency(run)] if derived]
+        self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.platform in self.topologies]
+        self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._efficiency(run)] if derived]
+        self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._latency(run)] if derived]
 
     def efficiency(self, platform: str, tier: str, algorithm: str) -> Value | None:
         return self._lookup(platform, tier, algorithm, "efficiency")
@@ -122,49 +126,57 @@ class Calibration:
         return None
 
     def _describe(self, run: Run, tier: str, efficiency: float | None = None, latency: float | None = None) -> Derived:
-        found = self.topologies[run.record_id].platform
+        found = self.topologies[run.platform].platform
         link = found.scale_up_link if tier == "scale-up" else found.scale_out_fabric
-        return Derived(run, run.record_id, tier, run.algorithm, link, found.vendor, efficiency, latency)
+        return Derived(run, run.platform, tier, run.algorithm, link, found.vendor, efficiency, latency)
 
     def _efficiency(self, run: Run) -> Derived | None:
-        topology = self.topologies[run.record_id]
+        topology = self.topologies[run.platform]
         if run.scope == "per-port":
-            port = self._port_bandwidth(topology)
+            port = self.port_bandwidth(run.platform)
             return None if port is None else self._describe(run, "scale-out", efficiency=run.busbw / port)
         slowest = max(_bound_of(topology, run).phases, key=lambda phase: phase.transfer_seconds)
         return self._describe(run, slowest.tier, efficiency=slowest.transfer_seconds / run.measured_seconds)
 
     def _latency(self, run: Run) -> Derived | None:
-        topology = self.topologies[run.record_id]
+        topology = self.topologies[run.platform]
         phases = _bound_of(topology, run).phases
         if len(phases) != 1 or phases[0].steps == 0:
             return None
         phase = phases[0]
-        found = self.efficiency(run.record_id, phase.tier, run.algorithm)
+        found = self.efficiency(run.platform, phase.tier, run.algorithm)
         efficiency = found.value if found else 1.0
         unexplained = run.measured_seconds - phase.bytes_per_accelerator / (phase.per_direction_bandwidth * efficiency)
         return self._describe(run, phase.tier, latency=max(unexplained, 0.0) / phase.steps)
 
-    def _port_bandwidth(self, topology: Topology) -> float | None:
-        fabric = topology.platform.scale_out_fabric
+    def port_bandwidth(self, platform: str) -> float | None:
+        """One direction of a port of the platform's scale-out fabric: what a per-NIC bus bandwidth is a share of."""
+        fabric = self.topologies[platform].platform.scale_out_fabric
         row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
         if row is None:
             return None
         return row[0] / 2 if row[1] == "bidirectional" else row[0]
 
 
-def _is_large(run: Run) -> bool:
+def is_bandwidth_run(run: Run) -> bool:
     return run.size_bytes is None or run.size_bytes >= LARGE_MESSAGE
 
 
 def _bound_of(topology: Topology, run: Run):
     """The peak bound of the run's own configuration, without latency (latency is what small runs measure)."""
-    return bound(topology, run.operation, size_bytes=run.compared_size, accelerators=run.accelerators, tier="auto", algorithm=run.algorithm, basis="per-direction", assumed_latency=None)
+    spread = None
+    if run.domains and run.domains > 1:
+        share, rest = divmod(run.accelerators, run.domains)
+        spread = [share + 1] * rest + [share] * (run.domains - rest)
+    return bound(topology, run.operation, size_bytes=run.compared_size, accelerators=run.accelerators, tier="auto",
+                 algorithm=run.algorithm, basis="per-direction", assumed_latency=None, domains=spread)
 
 
 def read_runs(connection: sqlite3.Connection) -> list[Run]:
     rows = connection.execute(
-        "SELECT f.id, f.record_id, f.name, c.operation, c.accelerators, c.size_bytes, c.algorithm, c.library, f.value, f.scope"
+        "SELECT f.id, f.record_id,"
+        " COALESCE((SELECT u.target_id FROM record_use u WHERE u.record_id = f.record_id AND u.role = 'system'), f.record_id),"
+        " f.name, c.operation, c.accelerators, c.size_bytes, c.algorithm, c.library, f.value, f.scope, c.domains"
         " FROM collective_run c JOIN figure f ON f.id = c.figure_id ORDER BY f.record_id, f.name"
     )
     return [Run(*row) for row in rows]

@@ -15,7 +15,7 @@ import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from specdb.calibration import Calibration, read_runs
+from specdb.calibration import Calibration, is_bandwidth_run, read_runs
 from specdb.collective_bound import ALGORITHMS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined
 from specdb.errors import UsageError
 from specdb.tiers import BASES, platforms
@@ -208,18 +208,18 @@ def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
     rows = []
     for run in read_runs(connection):
         calibration = Calibration(connection, exclude=run.figure_id)
-        if run.record_id not in calibration.topologies:
+        if run.platform not in calibration.topologies:
             continue
         if run.scope == "per-port":
-            efficiency = calibration.efficiency(run.record_id, "scale-out", run.algorithm)
-            port = calibration._port_bandwidth(calibration.topologies[run.record_id])
+            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm)
+            port = calibration.port_bandwidth(run.platform)
             predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
             source = efficiency.source if efficiency else "no measured run: the peak bound"
         else:
-            result = estimate(connection, run.operation, platform=run.record_id, size_bytes=run.compared_size, accelerators=run.accelerators,
+            result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
                               algorithm=run.algorithm, calibration=calibration)
             predicted = result.seconds / run.measured_seconds
-            source = "; ".join(sorted({e.efficiency_source for e in result.expected}))
+            source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
         if predicted is not None:
             rows.append({"run": run.label, "size": format_value(run.size_bytes, "size") if run.size_bytes else "peak", "estimate_over_measured": round(predicted, 3), "calibrated_on": source})
     return rows

@@ -170,22 +170,27 @@ def bound(
     algorithm: str,
     basis: str,
     assumed_latency: float | None = None,
+    domains: list[int] | None = None,
 ) -> Bound:
-    """The phases and peak-bound time of one collective. tier is auto, scale-up or scale-out; accelerators=None takes the large-ring limit."""
+    """The phases and peak-bound time of one collective.
+
+    tier is auto, scale-up or scale-out; accelerators=None takes the large-ring limit.
+    domains, when given, is how the accelerators were spread over domains (a measured run's nodes) instead of filling them in turn.
+    """
     platform, domain = topology.platform, topology.domain
     if tier == "auto":
         if accelerators is None:
             raise UsageError("--tier auto needs --gpus to know whether the collective fits in the scale-up domain")
         if domain is None:
             raise UsageError(f"{platform.id} has no scale_up_domain figure; choose --tier")
-        tier = "scale-up" if accelerators <= domain else "hierarchical"
+        tier = "scale-up" if accelerators <= domain and not (domains and len(domains) > 1) else "hierarchical"
     elif tier == "scale-up" and accelerators is not None and domain is not None and accelerators > domain:
         raise UsageError(f"{accelerators} accelerators do not fit in {platform.id}'s scale-up domain of {domain}; use --tier scale-out or auto")
     if algorithm == "nvls" and tier != "scale-up":
         raise UsageError("NVLink SHARP (nvls) reduces inside one scale-up domain; use --gpus within the domain or another algorithm")
     if tier == "hierarchical":
         assert accelerators is not None and domain is not None
-        domains = fill_domains(accelerators, domain)
+        domains = sorted(domains, reverse=True) if domains else fill_domains(accelerators, domain)
         phases = _hierarchical(topology, operation, size_bytes, accelerators, domains, algorithm, basis, assumed_latency)
         return Bound(operation, algorithm, platform.id, basis, size_bytes, accelerators, domains, phases)
     sent, steps = _flat(operation, algorithm, size_bytes, accelerators)

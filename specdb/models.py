@@ -139,3 +139,4 @@ class CollectiveRun(SQLModel, table=True):
     size_text: Optional[str] = None
     algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
     library: str = Field(description="library and version, e.g. NCCL 2.18.5")
+    domains: Optional[int] = Field(default=None, description="scale-up domains (nodes) the run spanned; NULL: as few as hold its accelerators")

@@ -165,11 +165,14 @@ class CollectiveRun(Strict):
     size: QuantityField | None = None
     algorithm: Literal[COLLECTIVE_ALGORITHMS]  # type: ignore[valid-type]
     library: Text
+    domains: Annotated[int, BeforeValidator(_whole_number), Field(ge=1)] | None = None
 
     @model_validator(mode="after")
     def _size_is_a_data_size(self) -> "CollectiveRun":
         if self.size is not None and self.size.dimension != "size":
             raise ValueError(f"size '{self.size.text}' is not a data size")
+        if self.domains is not None and self.domains > self.accelerators:
+            raise ValueError(f"{self.accelerators} accelerators cannot span {self.domains} domains")
         return self
 
 

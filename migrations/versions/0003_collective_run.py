@@ -22,10 +22,11 @@ def upgrade() -> None:
     sa.Column("figure_id", sa.Integer(), nullable=False),
     sa.Column("operation", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column("accelerators", sa.Integer(), nullable=False),
-    sa.Column("size_bytes", sa.Float(), nullable=False),
-    sa.Column("size_text", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column("size_bytes", sa.Float(), nullable=True),
+    sa.Column("size_text", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
     sa.Column("algorithm", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
     sa.Column("library", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column("domains", sa.Integer(), nullable=True),
     sa.ForeignKeyConstraint(["figure_id"], ["figure.id"], name=op.f("fk_collective_run_figure_id_figure")),
     sa.PrimaryKeyConstraint("figure_id", name=op.f("pk_collective_run"))
     )
