@@ -10,7 +10,10 @@ import typer
 from specdb.cli.collective import Operation
 from specdb.cli.common import DbOption, SpecsOption, open_database
 
-import_app = typer.Typer(help="Import measurements as records to review and commit.", no_args_is_help=True)
+import_app = typer.Typer(
+    help="Import measurements as records to review and commit. Example: specdb import nccl-tests all_reduce.log --platform hgx-h100 --algorithm ring",
+    no_args_is_help=True,
+)
 
 
 class RunAlgorithm(str, Enum):
