@@ -103,6 +103,12 @@ def test_a_partly_filled_domain_is_not_slower_than_a_full_one(connection):
     assert twelve.seconds <= sixteen.seconds
 
 
+def test_12_gpus_on_hgx_h100_take_no_longer_than_16(bundled):
+    twelve = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=12)
+    sixteen = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16)
+    assert twelve.seconds <= sixteen.seconds and twelve.bound_seconds <= sixteen.bound_seconds
+
+
 def test_1024_gpus_on_gb200_nvl72_take_no_longer_than_1008(bundled):
     full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008)
     partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024)

@@ -84,3 +84,33 @@ def test_refusals(cli, log, tmp_path):
     first = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "run")
     again = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "run")
     assert first.exit_code == 0 and again.exit_code == 2 and "exists already" in again.stderr
+
+
+RUN = (
+    "  {name}:\n"
+    "    value: 380 GB/s\n"
+    "    direction: per-direction\n"
+    "    scope: per-accelerator\n"
+    "    status: {status}\n"
+    "    as_of: 2026-11-30\n"
+    "    reviewed: 2026-11-30\n"
+    "    method: all_reduce_perf\n"
+    "    collective: {collective}\n"
+    "    sources: [{{ref: test-datasheet}}]\n"
+)
+GOOD = "{operation: all-reduce, accelerators: 4, size: 8 GiB, algorithm: ring, library: NCCL 2.18.5}"
+
+
+@pytest.mark.parametrize("name, status, collective, message", [
+    ("measured_all_reduce_busbw_4gpu", "shipping", GOOD, "'collective' belongs to a measured bandwidth"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("8 GiB", "8 GB/s"), "size '8 GB/s' is not a data size"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("ring", "butterfly"), "algorithm"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("library: NCCL 2.18.5}", "library: NCCL 2.18.5, domains: 5}"), "4 accelerators cannot span 5 domains"),
+    ("measured_allreduce_bandwidth", "measured", GOOD, "unknown figure name 'measured_allreduce_bandwidth'"),
+])
+def test_a_malformed_collective_run_is_a_located_error(cli, name, status, collective, message):
+    system = cli.specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + RUN.format(name=name, status=status, collective=collective))
+    result = cli("validate")
+    assert result.exit_code == 1 and message in result.stderr
+    assert "test-system.yaml:" in result.stderr
