@@ -11,6 +11,7 @@ for all-gather, reduce-scatter and all-to-all.
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any

@@ -59,10 +59,8 @@ def nccl_tests(
         day = parse_spec_date(date).day.isoformat() if date else dt.date.today().isoformat()
     except ValueError as exc:
         raise UsageError(f"--date {exc}") from None
-    found = platforms(open_database(specs, db), platform=platform)
-    if not found:
-        raise UsageError(f"{platform} is not a platform (a system record)")
-    platform_id = found[0].id
+    [found] = platforms(open_database(specs, db), platform=platform)
+    platform_id = found.id
     chosen_id = record_id or f"{platform_id}-nccl-tests-{day}"
     if not re.match(ID_PATTERN, chosen_id):
         raise UsageError(f"--id '{chosen_id}' is not a record id (lower case letters, digits and hyphens)")
