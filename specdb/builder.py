@@ -278,7 +278,7 @@ def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
             rows = dataset_rows(dataset, meta)
             # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
             raw = connection.connection.driver_connection
-            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
+            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.CollectiveRun, models.Claim, models.Citation):
                 table = model.__table__
                 columns = list(table.columns.keys())
                 statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"

@@ -1,11 +1,12 @@
-"""The cost of collectives on a platform's tiers: an alpha-beta model of ring and tree algorithms.
+"""How long a collective takes on a platform: the peak bound, and the time to expect.
 
-Time = steps x alpha + bytes sent per accelerator / bandwidth. Alpha is the
-link's or fabric's `latency` figure where the data has one, else the value
-given with --latency, else 0 (a bandwidth-only lower bound); every result
-says which. Bandwidth is the tier's per-accelerator figure on the chosen
-basis: one direction (a ring sends and receives at once, so one direction is
-what bounds it), or as quoted by the vendor.
+The bound (`collective_bound`) sends each phase's bytes at the links' peak
+figures. The expectation divides each phase's bandwidth by an efficiency and
+adds a latency per step, both derived from the measured runs in the data
+(`calibration`); where nothing was measured for a tier and algorithm, the
+expectation is the bound and says so. Bandwidths are reported as nccl-tests
+does: algbw = size / time, busbw = algbw x 2(n-1)/n for all-reduce, (n-1)/n
+for all-gather, reduce-scatter and all-to-all.
 """
 
 from __future__ import annotations
@@ -15,69 +16,102 @@ import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from specdb.calibration import Calibration, is_bandwidth_run, read_runs
+from specdb.collective_bound import ALGORITHMS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined
 from specdb.errors import UsageError
-from specdb.tiers import BASES, Platform, platforms
+from specdb.tiers import BASES, platforms
 from specdb.units import UnitError, format_value, parse_quantity
 
-OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point")
-ALGORITHMS = ("ring", "tree")
-TIER_CHOICES = ("auto", "scale-up", "scale-out")
+ALGORITHM_CHOICES = ("auto", *ALGORITHMS)
 DTYPE_BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "fp4": 0.5}
 
 
 @dataclass(frozen=True)
-class Phase:
-    """One step of a collective on one tier."""
+class Expected:
+    """A phase with the efficiency and latency to expect, and where each came from."""
 
-    name: str
-    tier: str
-    accelerators: int | None
-    bytes_per_accelerator: float
-    steps: int
-    bandwidth: float
-    bandwidth_counted: str
+    phase: Phase
+    efficiency: float
+    efficiency_source: str
     latency: float
     latency_source: str
 
     @property
-    def seconds(self) -> float:
-        return self.steps * self.latency + self.bytes_per_accelerator / self.bandwidth
+    def tier(self) -> str:
+        return self.phase.tier
+
+    @property
+    def transfer_seconds(self) -> float:
+        return self.phase.bytes_per_accelerator / (self.phase.per_direction_bandwidth * self.efficiency)
+
+    @property
+    def latency_seconds(self) -> float:
+        return self.phase.steps * self.latency
 
 
 @dataclass(frozen=True)
 class Estimate:
-    operation: str
-    algorithm: str
-    platform: str
-    basis: str
-    size_bytes: float
-    accelerators: int | None
-    phases: list[Phase] = field(default_factory=list)
+    bound: Bound
+    expected: list[Expected] = field(default_factory=list)
+    considered: dict[str, float] = field(default_factory=dict)
 
     @property
     def seconds(self) -> float:
-        return sum(phase.seconds for phase in self.phases)
+        return pipelined(self.expected, lambda e: e.transfer_seconds, lambda e: e.latency_seconds)
+
+    @property
+    def bound_seconds(self) -> float:
+        return self.bound.seconds
+
+    @property
+    def phases(self) -> list[Phase]:
+        return self.bound.phases
+
+    @property
+    def algbw(self) -> float:
+        return self.bound.size_bytes / self.seconds
+
+    @property
+    def busbw(self) -> float:
+        return self.algbw * bus_factor(self.bound.operation, self.bound.accelerators)
 
     @property
     def bytes_per_accelerator(self) -> float:
-        return sum(phase.bytes_per_accelerator for phase in self.phases)
+        return sum(phase.bytes_per_accelerator for phase in self.bound.phases)
 
     @property
     def bound_by(self) -> str:
-        return max(self.phases, key=lambda phase: phase.seconds).tier
+        return busiest_tier(self.expected, lambda e: e.transfer_seconds)
 
     def as_dict(self) -> dict[str, Any]:
+        result = self.bound
         return {
-            "operation": self.operation,
-            "algorithm": self.algorithm,
-            "platform": self.platform,
-            "basis": self.basis,
-            "size_bytes": self.size_bytes,
-            "accelerators": self.accelerators,
-            "bytes_per_accelerator": self.bytes_per_accelerator,
+            "operation": result.operation,
+            "algorithm": result.algorithm,
+            "algorithms_considered_ms": {name: round(seconds * 1e3, 6) for name, seconds in self.considered.items()},
+            "platform": result.platform,
+            "basis": result.basis,
+            "size_bytes": result.size_bytes,
+            "accelerators": result.accelerators,
+            "domains": result.domains,
             "seconds": self.seconds,
+            "bound_seconds": self.bound_seconds,
+            "algbw_gbps": round(self.algbw / 1e9, 3),
+            "busbw_gbps": round(self.busbw / 1e9, 3),
+            "bytes_per_accelerator": self.bytes_per_accelerator,
             "bound_by": self.bound_by,
-            "phases": [{**asdict(phase), "seconds": phase.seconds} for phase in self.phases],
+            "phases": [
+                {
+                    **asdict(e.phase),
+                    "bound_seconds": e.phase.transfer_seconds + e.phase.latency_seconds,
+                    "efficiency": e.efficiency,
+                    "efficiency_source": e.efficiency_source,
+                    "expected_latency": e.latency,
+                    "expected_latency_source": e.latency_source,
+                    "seconds": e.transfer_seconds + e.latency_seconds,
+                }
+                for e in self.expected
+            ],
         }
 
 
@@ -117,45 +151,6 @@ def _option_quantity(option: str, text: str, dimension: str, expected: str) -> f
     return quantity.value
 
 
-def _ring(operation: str, size: float, count: int | None) -> tuple[float, int]:
-    """Bytes each accelerator sends, and the number of steps, for a ring of count (None: the large-ring limit)."""
-    share = 1.0 if count is None else (count - 1) / count
-    steps = 0 if count is None else count - 1
-    if operation == "all-reduce":
-        return 2 * share * size, 2 * steps
-    if operation in ("all-gather", "reduce-scatter", "all-to-all"):
-        return share * size, steps
-    return size, 1
-
-
-def _tree(size: float, count: int | None) -> tuple[float, int]:
-    """Pipelined (double binary) tree all-reduce: about 2M sent per accelerator, 2 log2(N) latency steps."""
-    return 2 * size, 0 if count is None else 2 * math.ceil(math.log2(max(count, 2)))
-
-
-def _tier_link(platform: Platform, tier: str) -> str | None:
-    return platform.scale_up_link if tier == "scale-up" else platform.scale_out_fabric
-
-
-def _latency(connection: sqlite3.Connection, platform: Platform, tier: str, assumed: float | None) -> tuple[float, str]:
-    record = _tier_link(platform, tier)
-    if record is not None:
-        row = connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'latency'", (record,)).fetchone()
-        if row is not None:
-            return row[0], f"{record}.latency"
-    if assumed is not None:
-        return assumed, "--latency"
-    return 0.0, f"assumed 0: no latency figure for {record or tier} in the data"
-
-
-def _phase(connection, platform: Platform, tier: str, name: str, count: int | None, sent: float, steps: int, basis: str, assumed_latency: float | None) -> Phase:
-    bandwidth = platform.tiers["scale_up" if tier == "scale-up" else "scale_out"]
-    if bandwidth is None:
-        raise UsageError(f"{platform.id} has no {tier} bandwidth in the data")
-    latency, latency_source = _latency(connection, platform, tier, assumed_latency)
-    return Phase(name, tier, count, sent, steps, bandwidth.on(basis), bandwidth.counted(basis), latency, latency_source)
-
-
 def estimate(
     connection: sqlite3.Connection,
     operation: str,
@@ -164,64 +159,108 @@ def estimate(
     size_bytes: float,
     accelerators: int | None = None,
     tier: str = "auto",
-    algorithm: str = "ring",
+    algorithm: str = "auto",
     basis: str = "per-direction",
     latency: float | None = None,
+    calibration: Calibration | None = None,
 ) -> Estimate:
-    """Estimate one collective. accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do."""
-    for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHMS, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
+    """Estimate one collective; `seconds` is the time to expect, `bound_seconds` the peak bound.
+
+    accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do.
+    algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does.
+    """
+    for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
         if value not in allowed:
             raise UsageError(f"{what} must be one of {', '.join(allowed)}")
-    if algorithm == "tree" and operation != "all-reduce":
-        raise UsageError("--algorithm tree applies to all-reduce only; the other collectives use the ring")
+    if algorithm in ("tree", "nvls") and operation != "all-reduce":
+        raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
     if accelerators is not None and accelerators < 2:
         raise UsageError("--gpus must be 2 or more")
     [found] = platforms(connection, platform=platform)
-    domain = int(found.domain_size) if found.domain_size else None
-    result = Estimate(operation, algorithm, found.id, basis, size_bytes, accelerators)
-    if tier == "auto":
-        if accelerators is None:
-            raise UsageError("--tier auto needs --gpus to know whether the collective fits in the scale-up domain")
-        if domain is None:
-            raise UsageError(f"{found.id} has no scale_up_domain figure; choose --tier")
-        tier = "scale-up" if accelerators <= domain else "scale-out"
-        if tier == "scale-out" and operation == "all-reduce" and algorithm == "ring" and accelerators % domain == 0:
-            result.phases.extend(_hierarchical(connection, found, size_bytes, accelerators, domain, basis, latency))
-            return result
-    elif tier == "scale-up" and accelerators is not None and domain is not None and accelerators > domain:
-        raise UsageError(f"{accelerators} accelerators do not fit in {found.id}'s scale-up domain of {domain}; use --tier scale-out or auto")
-    sent, steps = _tree(size_bytes, accelerators) if algorithm == "tree" else _ring(operation, size_bytes, accelerators)
-    result.phases.append(_phase(connection, found, tier, f"{operation} ({algorithm})", accelerators, sent, steps, basis, latency))
-    return result
+    calibration = calibration or Calibration(connection)
+    topology = calibration.topologies[found.id]
+    candidates = [algorithm] if algorithm != "auto" else _candidates(calibration, found.id, operation, topology, accelerators, tier)
+    if algorithm == "nvls" and not calibration.has_in_network_reduction(found.id):
+        raise UsageError(f"no NVLink SHARP (nvls) run is measured on {found.id} or its scale-up link; choose ring or tree")
+    results = {}
+    for name in candidates:
+        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
+        results[name] = Estimate(result, [_expect(calibration, found.id, phase) for phase in result.phases])
+    best = min(results.values(), key=lambda result: result.seconds)
+    considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
+    return Estimate(best.bound, best.expected, considered)
 
 
-def _hierarchical(connection, platform: Platform, size: float, count: int, domain: int, basis: str, latency: float | None) -> list[Phase]:
-    """Reduce-scatter inside each domain, all-reduce each shard across domains, all-gather inside: what NCCL-style libraries do."""
-    groups = count // domain
-    scatter_bytes, scatter_steps = _ring("reduce-scatter", size, domain)
-    across_bytes, across_steps = _ring("all-reduce", size / domain, groups) if groups > 1 else (0.0, 0)
-    return [
-        _phase(connection, platform, "scale-up", "reduce-scatter inside the domain", domain, scatter_bytes, scatter_steps, basis, latency),
-        _phase(connection, platform, "scale-out", f"all-reduce of 1/{domain} across {groups} domains", groups, across_bytes, across_steps, basis, latency),
-        _phase(connection, platform, "scale-up", "all-gather inside the domain", domain, scatter_bytes, scatter_steps, basis, latency),
-    ]
+def _candidates(calibration: Calibration, platform: str, operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
+    if operation != "all-reduce":
+        return ["ring"]
+    names = ["ring", "tree"]
+    inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
+    if inside and calibration.has_in_network_reduction(platform):
+        names.append("nvls")
+    return names
+
+
+def _expect(calibration: Calibration, platform: str, phase: Phase) -> Expected:
+    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm)
+    latency = calibration.latency(platform, phase.tier, phase.algorithm)
+    return Expected(
+        phase,
+        efficiency.value if efficiency else 1.0,
+        efficiency.source if efficiency else "no measured run: the peak bound",
+        latency.value if latency else phase.latency,
+        latency.source if latency else f"no small-message run: {phase.latency_source}",
+    )
+
+
+def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Each measured run predicted from all the others: the estimate's time over the measured time."""
+    rows = []
+    for run in read_runs(connection):
+        calibration = Calibration(connection, exclude=run.figure_id)
+        if run.platform not in calibration.topologies:
+            continue
+        if run.scope == "per-port":
+            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm)
+            port = calibration.port_bandwidth(run.platform)
+            predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
+            source = efficiency.source if efficiency else "no measured run: the peak bound"
+        else:
+            result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
+                              algorithm=run.algorithm, calibration=calibration)
+            predicted = result.seconds / run.measured_seconds
+            source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
+        if predicted is not None:
+            rows.append({"run": run.label, "size": format_value(run.size_bytes, "size") if run.size_bytes else "peak", "estimate_over_measured": round(predicted, 3), "calibrated_on": source})
+    return rows
 
 
 def describe(result: Estimate) -> list[dict[str, Any]]:
     """Rows for a table: one per phase, then the total."""
     rows = []
-    for phase in result.phases:
+    for e in result.expected:
+        phase = e.phase
         rows.append({
             "phase": phase.name,
             "tier": phase.tier,
             "gpus": phase.accelerators if phase.accelerators is not None else "large-N limit",
             "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size") if phase.bytes_per_accelerator else "0",
-            "bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
-            "latency": f"{phase.steps} x {format_value(phase.latency, 'time') if phase.latency else '0 s'} ({phase.latency_source})",
-            "time_ms": round(phase.seconds * 1e3, 2),
+            "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
+            "efficiency": f"{e.efficiency:.0%}",
+            "latency": f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
+            "bound_ms": round((phase.transfer_seconds + phase.latency_seconds) * 1e3, 3),
+            "expected_ms": round((e.transfer_seconds + e.latency_seconds) * 1e3, 3),
         })
-    if len(result.phases) > 1:
-        rows.append({"phase": "total", "tier": f"bound by {result.bound_by}", "gpus": result.accelerators,
-                     "sent_per_gpu": format_value(result.bytes_per_accelerator, "size"), "bandwidth": "", "latency": "",
-                     "time_ms": round(result.seconds * 1e3, 2)})
+    if len(result.expected) > 1:
+        rows.append({"phase": "total (phases pipelined)", "tier": f"bound by {result.bound_by}", "gpus": result.bound.accelerators,
+                     "sent_per_gpu": "", "peak_bandwidth": "", "efficiency": "", "latency": "",
+                     "bound_ms": round(result.bound_seconds * 1e3, 3), "expected_ms": round(result.seconds * 1e3, 3)})
     return rows
+
+
+def sources(result: Estimate) -> list[str]:
+    """Where each phase's efficiency and latency came from, one line each, for the table's footer."""
+    lines = []
+    for e in result.expected:
+        lines.append(f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}")
+    return lines

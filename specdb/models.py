@@ -125,3 +125,18 @@ class Citation(SQLModel, table=True):
     quote: Optional[str] = None
     locator: Optional[str] = None
     note: Optional[str] = None
+
+
+class CollectiveRun(SQLModel, table=True):
+    """What a measured collective bandwidth figure was measured on (nccl-tests' busbw of one operation at one size)."""
+
+    __tablename__ = "collective_run"
+
+    figure_id: int = Field(foreign_key="figure.id", primary_key=True)
+    operation: str = Field(description="all-reduce, all-gather, reduce-scatter, all-to-all, point-to-point")
+    accelerators: int
+    size_bytes: Optional[float] = Field(default=None, description="message size in bytes (nccl-tests' size column); NULL: a large-message peak stated without a size")
+    size_text: Optional[str] = None
+    algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
+    library: str = Field(description="library and version, e.g. NCCL 2.18.5")
+    domains: Optional[int] = Field(default=None, description="scale-up domains (nodes) the run spanned; NULL: as few as hold its accelerators")

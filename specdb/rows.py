@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from specdb import schema
     from specdb.dataset import Dataset
 
-TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")
+TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation")
 
 
 def _policy_text(period: schema.Period | None) -> str | None:
@@ -87,6 +87,13 @@ def dataset_rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[
                 "derived_factor": figure.derived.factor if figure.derived else None,
                 "warn_after": warn_after, "error_after": error_after,
             })
+            if figure.collective is not None:
+                run = figure.collective
+                rows["collective_run"].append({
+                    "figure_id": figure_id, "operation": run.operation, "accelerators": run.accelerators,
+                    "size_bytes": run.size.value if run.size else None, "size_text": run.size.text if run.size else None,
+                    "algorithm": run.algorithm, "library": run.library, "domains": run.domains,
+                })
             cite(figure.sources, figure_id, None)
             claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]
             claims += [("alternative", entry) for entry in figure.alternatives]

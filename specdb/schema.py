@@ -24,6 +24,8 @@ STATUSES = ("spec", "announced", "shipping", "measured")
 PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8")
 SPARSITIES = ("dense", "sparse")
 PERIODS = ("day", "month", "year")
+COLLECTIVE_OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point")
+COLLECTIVE_ALGORITHMS = ("ring", "tree", "nvls", "collnet")
 ROLE_KINDS = {
     "accelerator": "accelerator",
     "scale_up": "link",
@@ -162,6 +164,25 @@ class HistoryEntry(Strict):
     note: Text | None = None
 
 
+class CollectiveRun(Strict):
+    """What a measured collective bandwidth was measured on: nccl-tests' busbw of one operation at one size."""
+
+    operation: Literal[COLLECTIVE_OPERATIONS]  # type: ignore[valid-type]
+    accelerators: Annotated[int, BeforeValidator(_whole_number), Field(ge=2)]
+    size: QuantityField | None = None
+    algorithm: Literal[COLLECTIVE_ALGORITHMS]  # type: ignore[valid-type]
+    library: Text
+    domains: Annotated[int, BeforeValidator(_whole_number), Field(ge=1)] | None = None
+
+    @model_validator(mode="after")
+    def _size_is_a_data_size(self) -> "CollectiveRun":
+        if self.size is not None and self.size.dimension != "size":
+            raise ValueError(f"size '{self.size.text}' is not a data size")
+        if self.domains is not None and self.domains > self.accelerators:
+            raise ValueError(f"{self.accelerators} accelerators cannot span {self.domains} domains")
+        return self
+
+
 class Figure(Strict):
     value: QuantityField
     direction: Literal[DIRECTIONS] | None = None  # type: ignore[valid-type]
@@ -176,6 +197,7 @@ class Figure(Strict):
     note: Text | None = None
     uncertainty: Text | None = None
     derived: Derivation | None = None
+    collective: CollectiveRun | None = None
     alternatives: list[Alternative] = []
     history: list[HistoryEntry] = []
     review: ReviewPolicy | None = None
@@ -192,6 +214,8 @@ class Figure(Strict):
             missing += [key for key in ("precision", "sparsity") if getattr(self, key) is None]
         if self.status == "measured" and self.method is None:
             missing.append("method")
+        if self.collective is not None and (self.status != "measured" or dimension != "bandwidth"):
+            raise ValueError("'collective' belongs to a measured bandwidth (a bus bandwidth as nccl-tests reports it)")
         if missing:
             keys = ", ".join(f"'{key}'" for key in missing)
             what = "a measured figure" if missing == ["method"] else f"a {dimension} figure"

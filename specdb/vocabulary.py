@@ -10,6 +10,7 @@ test keeps the two in step.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 ACCELERATOR, LINK, FABRIC, SYSTEM, CLUSTER = "accelerator", "link", "fabric", "system", "cluster"
@@ -92,8 +93,19 @@ FIGURES: dict[str, FigureName] = {
 }
 
 
+# Families of names, one figure per measured run: the name tells runs apart, the figure's `collective` block says what ran.
+FAMILIES: dict[str, tuple[re.Pattern[str], FigureName]] = {
+    "measured_<operation>_busbw_<run>": (
+        re.compile(r"measured_(all_reduce|all_gather|reduce_scatter|all_to_all|point_to_point)_busbw_[a-z0-9_]+"),
+        _bandwidth((SYSTEM, CLUSTER), ONE_WAY, None, "bus bandwidth (nccl-tests' busbw) of one measured collective run, per accelerator or per NIC; its `collective` block says what ran"),
+    ),
+}
+
+
 def lookup(name: str) -> FigureName | None:
-    return FIGURES.get(name)
+    if name in FIGURES:
+        return FIGURES[name]
+    return next((entry for pattern, entry in FAMILIES.values() if pattern.fullmatch(name)), None)
 
 
 def suggestion(name: str) -> str:
@@ -116,5 +128,5 @@ def rows() -> list[dict[str, object]]:
             "whole_number": entry.whole,
             "description": entry.description,
         }
-        for name, entry in FIGURES.items()
+        for name, entry in [*FIGURES.items(), *((family, entry) for family, (_, entry) in FAMILIES.items())]
     ]

@@ -27,6 +27,7 @@ COMMANDS = {
     "sql": ("specdb.cli.query", "sql"),
     "stale": ("specdb.cli.stale", "stale"),
     "collective": ("specdb.cli.collective", "collective"),
+    "import": ("specdb.cli.imports", "import_app"),
     "plot": ("specdb.cli.plot", "plot_app"),
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),

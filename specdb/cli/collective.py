@@ -25,8 +25,10 @@ class Tier(str, Enum):
 
 
 class Algorithm(str, Enum):
+    auto = "auto"
     ring = "ring"
     tree = "tree"
+    nvls = "nvls"
 
 
 def collective(
@@ -37,18 +39,18 @@ def collective(
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2)")] = None,
     tier: Annotated[Tier, typer.Option("--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically")] = Tier.auto,
-    algorithm: Annotated[Algorithm, typer.Option("--algorithm", help="ring, or tree (all-reduce only)")] = Algorithm.ring,
+    algorithm: Annotated[Algorithm, typer.Option("--algorithm", help="auto picks the fastest expected, as NCCL does; tree and nvls (NVLink SHARP) are all-reduce only")] = Algorithm.auto,
     basis: BasisOption = Basis.per_direction,
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
     fmt: FormatOption = Format.table,
 ) -> None:
-    """Estimate a collective's time with an alpha-beta model, on the platform's figures.
+    """Estimate a collective's time: the peak bound from the link figures, and the time to expect from measured runs.
 
     Example: specdb collective all-reduce --params 8e9 --dtype bf16 --gpus 8 --platform nvidia-hgx-h100
     """
-    from specdb.collective import describe, estimate, message_bytes, parse_latency
+    from specdb.collective import describe, estimate, message_bytes, parse_latency, sources
 
     tier_choice = tier.value
     if gpus is None and tier is Tier.auto:
@@ -73,7 +75,12 @@ def collective(
     if fmt is Format.table:
         from specdb.units import format_value
 
+        chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
         print(
-            f"\n{result.operation} of {format_value(result.size_bytes, 'size')} on {result.platform}: "
-            f"{result.seconds * 1e3:.3g} ms, bound by {result.bound_by}; basis: {result.basis}"
+            f"\n{result.bound.operation} of {format_value(result.bound.size_bytes, 'size')} on {result.bound.platform} ({chosen}):\n"
+            f"  expected   {result.seconds * 1e3:.3g} ms  (peak figures scaled by efficiencies and latencies measured in published runs)\n"
+            f"  peak bound {result.bound_seconds * 1e3:.3g} ms  (the links' peak figures only; basis: {result.bound.basis})\n"
+            f"  algbw {result.algbw / 1e9:.4g} GB/s, busbw {result.busbw / 1e9:.4g} GB/s (nccl-tests' definitions, at the expected time)"
         )
+        for line in sources(result):
+            print(f"  {line}")

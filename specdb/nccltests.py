@@ -1,0 +1,125 @@
+"""Read the text output of an nccl-tests (or rccl-tests) run and write it as measured figures to review and commit.
+
+A run prints one row per message size: size, count, type, [redop, root,]
+then time, algbw, busbw and #wrong out of place and again in place. Two rows
+become figures: the largest size (what the efficiency is derived from) and,
+when the sweep reaches down to it, the size nearest 1 MiB below the
+large-message threshold (what the latency is derived from). Each cites the
+log line it comes from.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from specdb.calibration import LARGE_MESSAGE
+from specdb.errors import UsageError
+
+_TEST = re.compile(r"Collective test starting:\s*(\w+)_perf")
+_LIBRARY = re.compile(r"^\s*#?\s*(NCCL|RCCL) version\s+(\S+)", re.MULTILINE)
+_RANK = re.compile(r"^#\s*Rank\s+\d+\s.*?\bon\s+(\S+)\s+device\s+\d+\s+\[[^\]]*\]\s+(.+?)\s*$", re.MULTILINE)
+_NUMBER = re.compile(r"^-?\d+(\.\d+)?([eE][-+]?\d+)?$")
+OPERATIONS = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter", "alltoall": "all-to-all", "sendrecv": "point-to-point"}
+SMALL_MESSAGE = 2**20
+
+
+@dataclass(frozen=True)
+class Row:
+    line: int
+    text: str
+    size: int
+    busbw_gbps: float
+
+
+@dataclass(frozen=True)
+class Log:
+    operation: str | None
+    library: str | None
+    hosts: list[str]
+    devices: list[str]
+    rows: list[Row]
+
+
+def parse(text: str, name: str) -> Log:
+    """The rows and header facts of a log; a log without a result table is a usage error naming the file."""
+    rows = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields or line.lstrip().startswith("#") or not fields[0].isdigit():
+            continue
+        if len(fields) < 10 or not all(_NUMBER.match(field) for field in (fields[-7], fields[-6], fields[-3], fields[-2])):
+            raise UsageError(f"{name}:{number}: not an nccl-tests result row: '{line.strip()}'")
+        rows.append(Row(number, line.strip(), int(fields[0]), float(fields[-2])))
+    if not rows:
+        raise UsageError(f"{name}: no nccl-tests result table found (rows of size, count, type, time, algbw, busbw)")
+    test = _TEST.search(text)
+    library = _LIBRARY.search(text)
+    ranks = _RANK.findall(text)
+    return Log(
+        OPERATIONS.get(test.group(1)) if test else None,
+        f"{library.group(1)} {library.group(2)}" if library else None,
+        sorted({host for host, _ in ranks}),
+        [device for _, device in ranks],
+        rows,
+    )
+
+
+def chosen_rows(log: Log) -> list[Row]:
+    """The largest size, and the size nearest 1 MiB among the small ones (when the sweep has one)."""
+    largest = max(log.rows, key=lambda row: row.size)
+    small = [row for row in log.rows if row.size < LARGE_MESSAGE and row.size != largest.size and row.busbw_gbps > 0]
+    nearest = min(small, key=lambda row: abs(row.size - SMALL_MESSAGE), default=None)
+    return [largest] + ([nearest] if nearest else [])
+
+
+def records(log: Log, *, log_name: str, platform: str, record_id: str, operation: str, algorithm: str, accelerators: int, date: str) -> dict[str, str]:
+    """The measured-figures record (a cluster record that uses the platform) and its source record, as YAML text by folder."""
+    if log.operation is not None and log.operation != operation:
+        raise UsageError(f"{log_name} is a {log.operation} run, not {operation}")
+    library = log.library or "NCCL, version not in the log"
+    source_id = f"{record_id}-log"
+    hosts = f" on {len(log.hosts)} host(s)" if log.hosts else ""
+    device = f" {log.devices[0]}" if log.devices else ""
+    spans = f", domains: {len(log.hosts)}" if len(log.hosts) > 1 else ""
+    figures = []
+    for row in chosen_rows(log):
+        name = f"measured_{operation.replace('-', '_')}_busbw_{accelerators}gpu_{algorithm}_{row.size}b"
+        method = (f"nccl-tests {operation.replace('-', '_')}_perf on {accelerators}{device} GPUs{hosts} with algorithm {algorithm}; "
+                  f"in-place busbw at {row.size} bytes ({log_name}, line {row.line})")
+        figures.append(
+            f"  {name}:\n"
+            f"    value: {row.busbw_gbps:g} GB/s\n"
+            "    direction: per-direction\n"
+            "    scope: per-accelerator\n"
+            "    status: measured\n"
+            f"    as_of: {date}\n"
+            f"    reviewed: {date}\n"
+            f"    method: {json.dumps(method)}\n"
+            f"    collective: {{operation: {operation}, accelerators: {accelerators}, size: {row.size} B, algorithm: {algorithm}, library: {json.dumps(library)}{spans}}}\n"
+            "    sources:\n"
+            f"      - ref: {source_id}\n"
+            f"        quote: {json.dumps(row.text)}\n"
+            f"        locator: line {row.line}\n"
+        )
+    record = (
+        "schema: 1\n"
+        f"id: {record_id}\n"
+        "kind: cluster\n"
+        f"name: {json.dumps(f'{platform} nccl-tests run of {date}')}\n"
+        "vendor: measured\n"
+        f"uses: {{system: {platform}}}\n"
+        f"notes: {json.dumps(f'{operation} bus bandwidth measured with nccl-tests on {accelerators} GPUs of {platform}; written by specdb import nccl-tests from {log_name}.')}\n"
+        "figures:\n" + "".join(figures)
+    )
+    source = (
+        "schema: 1\n"
+        f"id: {source_id}\n"
+        "kind: source\n"
+        f"name: {json.dumps(f'nccl-tests output {log_name}')}\n"
+        "publisher: measured\n"
+        f"citation: {json.dumps(f'nccl-tests log {log_name}, kept beside these specs')}\n"
+        f"published: {date}\n"
+    )
+    return {"cluster": record, "source": source}

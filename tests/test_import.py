@@ -1,0 +1,116 @@
+"""specdb import nccl-tests: a run's log becomes a valid measured-figures record that calibrates the estimate."""
+
+import pytest
+
+from specdb.collective import estimate
+from specdb.store import open_fresh
+
+HEADER = """\
+# nccl-tests version 2.13.9 nccl-headers=21805 nccl-library=21805
+# Collective test starting: all_reduce_perf
+# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0
+#
+# Using devices
+#  Rank  0 Group  0 Pid  11 on node01 device  0 [0x18] Test GPU
+#  Rank  1 Group  0 Pid  12 on node01 device  1 [0x2a] Test GPU
+#  Rank  2 Group  0 Pid  13 on node01 device  2 [0x3a] Test GPU
+#  Rank  3 Group  0 Pid  14 on node01 device  3 [0x5d] Test GPU
+NCCL version 2.18.5+cuda12.2
+#
+#                                                              out-of-place                       in-place
+#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong
+#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)
+"""
+SMALL = "     1048576        262144     float     sum      -1    61.20   17.13   25.70      0    60.10   17.45   26.17      0\n"
+LARGE = "  8589934592    2147483648     float     sum      -1    34000  252.64  378.96      0    33900  253.39  380.08      0\n"
+
+
+@pytest.fixture
+def log(tmp_path):
+    path = tmp_path / "all_reduce.log"
+    path.write_text(HEADER + SMALL + LARGE + "# Avg bus bandwidth    : 202.7\n")
+    return path
+
+
+def test_a_run_becomes_a_valid_record_that_calibrates_the_platform(cli, log, specs, db):
+    result = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--date", "2026-11-30")
+    assert result.exit_code == 0, result.stderr
+    record = specs / "cluster" / "test-system-nccl-tests-2026-11-30.yaml"
+    assert str(record) in result.stdout and (specs / "source" / "test-system-nccl-tests-2026-11-30-log.yaml").exists()
+    text = record.read_text()
+    assert "value: 380.08 GB/s" in text and "value: 26.17 GB/s" in text  # the in-place busbw column
+    assert "library: \"NCCL 2.18.5+cuda12.2\"" in text and "accelerators: 4" in text
+    assert cli("validate").exit_code == 0
+    # The 4-GPU ring at 8 GiB ran at 380.08 GB/s busbw: its time is 2 x 3/4 x 8 GiB / 380.08 GB/s.
+    connection = open_fresh(db, specs)
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=8 * 2**30, accelerators=4, algorithm="ring")
+    # (The 1 MiB run's latency, 6 steps of about 9 us, adds under 0.2 %.)
+    assert result.seconds == pytest.approx(2 * 3 / 4 * 8 * 2**30 / 380.08e9, rel=2e-3)
+    assert "test-system-nccl-tests-2026-11-30.measured_all_reduce_busbw_4gpu_ring_8589934592b" in result.expected[0].efficiency_source
+    # The 1 MiB row sets the latency per step: its measured time, less the transfer at that efficiency, over 6 ring steps.
+    small = estimate(connection, "all-reduce", platform="test-system", size_bytes=2**20, accelerators=4, algorithm="ring")
+    assert small.seconds == pytest.approx(2 * 3 / 4 * 2**20 / 26.17e9, rel=1e-6)
+
+
+def test_a_run_over_two_hosts_records_the_domains_it_spanned(cli, tmp_path):
+    path = tmp_path / "two-hosts.log"
+    path.write_text(HEADER.replace("on node01 device  2", "on node02 device  0").replace("on node01 device  3", "on node02 device  1") + LARGE)
+    assert cli("import", "nccl-tests", str(path), "--platform", "test-system", "--algorithm", "ring", "--id", "two-hosts").exit_code == 0
+    assert "domains: 2" in (cli.specs / "cluster" / "two-hosts.yaml").read_text()
+    assert cli("validate").exit_code == 0
+
+
+@pytest.mark.parametrize("content, message", [
+    ("# only comments\n", "no nccl-tests result table found"),
+    (HEADER + "     1048576   262144   float   sum   -1   61.20   oops\n", "all_reduce.log:15: not an nccl-tests result row"),
+    (HEADER.replace("all_reduce_perf", "all_gather_perf") + LARGE, "is a all-gather run, not all-reduce"),
+    (HEADER.replace("#  Rank", "#  Host") + LARGE, "the number of GPUs is not in the log"),
+])
+def test_bad_logs_are_usage_errors_that_name_the_file(cli, tmp_path, content, message):
+    path = tmp_path / "all_reduce.log"
+    path.write_text(content)
+    result = cli("import", "nccl-tests", str(path), "--platform", "test-system", "--algorithm", "ring")
+    assert result.exit_code == 2 and message in result.stderr
+    assert not (cli.specs / "cluster").exists()
+
+
+def test_refusals(cli, log, tmp_path):
+    missing = cli("import", "nccl-tests", str(tmp_path / "none.log"), "--platform", "test-system", "--algorithm", "ring")
+    assert missing.exit_code == 2 and "cannot be read" in missing.stderr
+    not_a_platform = cli("import", "nccl-tests", str(log), "--platform", "test-gpu", "--algorithm", "ring")
+    assert not_a_platform.exit_code == 2
+    bad_id = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "Bad Id")
+    assert bad_id.exit_code == 2 and "is not a record id" in bad_id.stderr
+    first = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "run")
+    again = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "run")
+    assert first.exit_code == 0 and again.exit_code == 2 and "exists already" in again.stderr
+
+
+RUN = (
+    "  {name}:\n"
+    "    value: 380 GB/s\n"
+    "    direction: per-direction\n"
+    "    scope: per-accelerator\n"
+    "    status: {status}\n"
+    "    as_of: 2026-11-30\n"
+    "    reviewed: 2026-11-30\n"
+    "    method: all_reduce_perf\n"
+    "    collective: {collective}\n"
+    "    sources: [{{ref: test-datasheet}}]\n"
+)
+GOOD = "{operation: all-reduce, accelerators: 4, size: 8 GiB, algorithm: ring, library: NCCL 2.18.5}"
+
+
+@pytest.mark.parametrize("name, status, collective, message", [
+    ("measured_all_reduce_busbw_4gpu", "shipping", GOOD, "'collective' belongs to a measured bandwidth"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("8 GiB", "8 GB/s"), "size '8 GB/s' is not a data size"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("ring", "butterfly"), "algorithm"),
+    ("measured_all_reduce_busbw_4gpu", "measured", GOOD.replace("library: NCCL 2.18.5}", "library: NCCL 2.18.5, domains: 5}"), "4 accelerators cannot span 5 domains"),
+    ("measured_allreduce_bandwidth", "measured", GOOD, "unknown figure name 'measured_allreduce_bandwidth'"),
+])
+def test_a_malformed_collective_run_is_a_located_error(cli, name, status, collective, message):
+    system = cli.specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + RUN.format(name=name, status=status, collective=collective))
+    result = cli("validate")
+    assert result.exit_code == 1 and message in result.stderr
+    assert "test-system.yaml:" in result.stderr
