@@ -1,0 +1,568 @@
+"""Check the hardware figures in prose against the database: each claim is ok, a mismatch, stale, counted ambiguously or on mixed bases, or unmatched.
+
+A claim is matched to a record through the names in its sentence (nearest
+first, a named record before a family), then the paragraph, then the record
+last matched for the same topic on the page; a quantity that names no
+hardware and repeats nothing on the page is not reported. Values agree when
+they differ by no more than half a unit of the last digit written (at most 5%)
+or by 1%.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from specdb.claims import JOINER as _JOINER, UNIT_SPELLINGS, Claim, extract
+from specdb.mentions import Lexicon, Mention
+from specdb.prose import Page, detect_format, read_page, review_date
+from specdb.tiers import Bandwidth, same_basis
+from specdb.units import parse_quantity
+
+VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatched")
+FAILING = ("mismatch", "stale", "mixed-basis")
+STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
+_DIRECTED = ("per-direction", "bidirectional")
+_RELATIVE_TOLERANCE = 0.01
+_ROUNDING_CAP = 0.05
+
+_TOPICS = (
+    ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
+    ("host", re.compile(r"\bPCIe\b|\bPCI Express\b|\bhost[\s-]link\b", re.IGNORECASE)),
+    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b", re.IGNORECASE)),
+    ("scale_up", re.compile(r"\bNVLink\w*|\bscale-up\b|\bGPU-to-GPU\b|\bchip-to-chip\b|\bICI\b|\bInfinity Fabric\b|\bxGMI\b|\bUALink\b|\bNVSwitch\b", re.IGNORECASE)),
+    ("compute", re.compile(r"\bFLOP\w*|\bcompute\b", re.IGNORECASE)),
+    ("utilization", re.compile(r"\bMFU\b|\butili[sz]ation\b", re.IGNORECASE)),
+    ("latency", re.compile(r"\blatency\b", re.IGNORECASE)),
+)
+_COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: int
+    record_id: str
+    kind: str
+    name: str
+    value: float
+    value_text: str
+    dimension: str
+    direction: str | None
+    scope: str | None
+    as_of: str
+    timeline: tuple[tuple[float, str, str], ...]  # (value, value as written, as_of), oldest first, the current value last
+    alternatives: tuple[tuple[float, str, str], ...]  # (value, value as written, reason)
+
+    @property
+    def label(self) -> str:
+        return f"{self.record_id}.{self.name}"
+
+
+@dataclass
+class Finding:
+    """One claim and its verdict; `expected` is the figure's value as stored, `suggestion` a correction in the text's own unit and basis."""
+
+    path: str
+    line: int
+    column: int
+    claim: str
+    verdict: str
+    record_id: str | None
+    figure: str | None
+    expected: str | None
+    basis: str | None
+    note: str
+    suggestion: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        target = f" → {self.record_id + '.' if self.record_id else ''}{self.figure} = {self.expected}" if self.figure else ""
+        basis = f" ({self.basis})" if self.basis else ""
+        hint = "; ".join(part for part in (self.note, f"write {self.suggestion}" if self.suggestion else "") if part)
+        return f"{self.path}:{self.line}:{self.column}: {self.verdict}: \"{self.claim}\"{target}{basis}{f' [{hint}]' if hint else ''}"
+
+
+@dataclass
+class _Operand:
+    """One side of a ratio: as the text counts it, and counted one way."""
+
+    quoted: float
+    one_way: float
+    direction: str | None
+    label: str
+
+
+@dataclass
+class _Resolved:
+    figure: Figure
+    verdict: str
+    operand: _Operand
+
+
+@dataclass
+class _PageState:
+    page: Page
+    claims: list[Claim]
+    mentions: list[Mention]
+    reviewed: dt.date | None
+    resolved: dict[int, _Resolved] = field(default_factory=dict)
+    topic_records: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, topic, record id), in reading order
+
+    def topic_record(self, topic: str, before: int) -> str | None:
+        """The record last matched for a topic before an offset."""
+        return next((record for offset, name, record in reversed(self.topic_records) if name == topic and offset < before), None)
+
+
+class Database:
+    """The figures, their history and alternatives, and how records use each other, read once per check."""
+
+    def __init__(self, connection: sqlite3.Connection, as_of: dt.date | None = None):
+        self.lexicon = Lexicon(connection)
+        self.as_of = as_of.isoformat() if as_of else None
+        kinds = dict(connection.execute("SELECT id, kind FROM record"))
+        self.uses: dict[str, set[str]] = {}
+        self.used_by: dict[str, set[str]] = {}
+        for record_id, target in connection.execute("SELECT record_id, target_id FROM record_use"):
+            self.uses.setdefault(record_id, set()).add(target)
+            self.used_by.setdefault(target, set()).add(record_id)
+        history: dict[int, list[tuple[float, str, str]]] = {}
+        alternatives: dict[int, list[tuple[float, str, str]]] = {}
+        for figure_id, claim_kind, value, value_text, as_of, reason in connection.execute(
+            "SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position"
+        ):
+            if claim_kind == "history":
+                history.setdefault(figure_id, []).append((value, value_text, as_of))
+            else:
+                alternatives.setdefault(figure_id, []).append((value, value_text, reason or ""))
+        self.figures: dict[str, list[Figure]] = {}
+        for row in connection.execute(
+            "SELECT id, record_id, name, value, value_text, dimension, direction, scope, as_of FROM figure ORDER BY record_id, name"
+        ):
+            figure_id, record_id, name, value, value_text, dimension, direction, scope, as_of = row
+            timeline = tuple(sorted(history.get(figure_id, []), key=lambda entry: entry[2] or "")) + ((value, value_text, as_of),)
+            self.figures.setdefault(record_id, []).append(Figure(
+                figure_id, record_id, kinds[record_id], name, value, value_text, dimension, direction, scope, as_of,
+                timeline, tuple(alternatives.get(figure_id, [])),
+            ))
+
+    def effective(self, figure: Figure) -> int:
+        """Index in the timeline of the value in force on the --as-of date (the current one without it; the earliest known before any)."""
+        if self.as_of is None:
+            return len(figure.timeline) - 1
+        known = [index for index, entry in enumerate(figure.timeline) if (entry[2] or "") <= self.as_of]
+        return known[-1] if known else 0
+
+    def sibling(self, figure: Figure) -> Figure | None:
+        """The same quantity counted the other way in the same record ("128 GB/s" both ways beside "63 GB/s" one way)."""
+        for other in self.figures.get(figure.record_id, []):
+            if (other.id != figure.id and other.dimension == figure.dimension and other.scope == figure.scope
+                    and {other.direction, figure.direction} == set(_DIRECTED)
+                    and abs(math.log(max(other.value, figure.value) / min(other.value, figure.value) / 2)) < 0.05):
+                return other
+        return None
+
+
+def check_text(
+    text: str,
+    connection: sqlite3.Connection | Database,
+    *,
+    path: str = "-",
+    fmt: str | None = None,
+    as_of: dt.date | None = None,
+    reviewed: dt.date | None = None,
+) -> list[Finding]:
+    """Every hardware figure claim in `text`, in reading order, with its verdict against the database.
+
+    `fmt` is "text", "markdown" or "html" (guessed from `path` and the text
+    when None); `as_of` checks against the values in force on that date (the
+    figures' history); `reviewed` is the page's own review date (read from the
+    text, "last reviewed in July 2026", when None). Pass a `Database` to check
+    many texts without reading the figures again.
+    """
+    database = connection if isinstance(connection, Database) else Database(connection, as_of)
+    page = read_page(text, fmt or detect_format(text, path))
+    state = _PageState(page, extract(page), database.lexicon.find(page), reviewed or review_date(page.text))
+    findings: dict[int, Finding] = {}
+    for index, claim in enumerate(state.claims):
+        if claim.kind == "quantity":
+            finding = _check_quantity(database, state, index)
+        elif claim.kind == "time":
+            finding = _check_time(database, state, index)
+        else:
+            continue
+        if finding is not None:
+            findings[index] = _located(finding, page, claim, path)
+    for index, claim in enumerate(state.claims):
+        if claim.kind == "ratio":
+            finding = _check_ratio(database, state, index)
+            if finding is not None:
+                findings[index] = _located(finding, page, claim, path)
+    return [findings[index] for index in sorted(findings)]
+
+
+def failing(findings: list[Finding], strict: bool = False) -> bool:
+    """Whether the findings fail a check: mismatch, stale or mixed-basis; with strict, ambiguous-basis and unmatched too."""
+    return any(finding.verdict in (STRICT_FAILING if strict else FAILING) for finding in findings)
+
+
+def _located(finding: Finding, page: Page, claim: Claim, path: str) -> Finding:
+    finding.path = path
+    finding.line, finding.column = page.position(claim.start)
+    finding.claim = claim.text
+    return finding
+
+
+def _finding(verdict: str, figure: Figure | None = None, expected: str | None = None, basis: str | None = None,
+             note: str = "", suggestion: str | None = None, label: str | None = None) -> Finding:
+    return Finding("", 0, 0, "", verdict, figure.record_id if figure else None, figure.name if figure else label,
+                   expected, basis, note, suggestion)
+
+
+# Quantities -----------------------------------------------------------------
+
+def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    topic = _topic(state, index)
+    lookup = _lookup(database, state, claim, topic)
+    if lookup is None:
+        return None
+    if isinstance(lookup, Mention):
+        return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
+    figure = lookup
+    verdict, finding, direction = _verdict(database, state, claim, figure)
+    one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
+    state.resolved[index] = _Resolved(figure, verdict, _Operand(claim.value, one_way, direction, figure.label))
+    if topic:
+        state.topic_records.append((claim.start, topic, figure.record_id))
+    return finding
+
+
+def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[str, Finding, str | None]:
+    """The verdict, the finding, and how the text's value is counted."""
+    current = database.effective(figure)
+    value, value_text, _ = figure.timeline[current]
+    expected = f"{value_text}"
+    stated = claim.basis
+    directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
+    counted = stated if (stated and directed) else figure.direction
+    target = _on_basis(value, figure.direction, counted)
+    if _agrees(claim, target):
+        sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
+        if sibling is not None:
+            other = sibling.timeline[database.effective(sibling)][0]
+            suggestion = f"{_in_unit(claim, target)} {figure.direction} ({_in_unit(claim, other)} {sibling.direction})"
+            return "ambiguous-basis", _finding("ambiguous-basis", figure, expected, figure.direction,
+                                                f"the text does not say how it is counted; {sibling.label} counts it {sibling.direction}",
+                                                suggestion), figure.direction
+        return "ok", _finding("ok", figure, expected, counted), counted
+    if directed and stated is None:
+        other_direction = _other(figure.direction)
+        other = _on_basis(value, figure.direction, other_direction)
+        if _agrees(claim, other):
+            return "ambiguous-basis", _finding("ambiguous-basis", figure, expected, figure.direction,
+                                                f"agrees only counted {other_direction}, which the text does not say",
+                                                f"{_in_unit(claim, other)} {other_direction}"), other_direction
+    suggestion = f"{_in_unit(claim, target)}{' ' + counted if stated and directed else ''}"
+    for earlier_value, earlier_text, earlier_as_of in figure.timeline[:current]:
+        if _agrees(claim, _on_basis(earlier_value, figure.direction, counted)):
+            return "stale", _finding("stale", figure, expected, counted,
+                                     f"{earlier_text} as of {earlier_as_of}; now {value_text} as of {figure.timeline[current][2]}",
+                                     suggestion), counted
+    changed = figure.timeline[current][2]
+    if state.reviewed and current > 0 and changed and changed > state.reviewed.isoformat():
+        return "stale", _finding("stale", figure, expected, counted,
+                                 f"the page was reviewed {state.reviewed.isoformat()}, before the figure changed to {value_text} ({changed})",
+                                 suggestion), counted
+    note = next((f"{text} is an alternative value, not the canonical one: {reason}"
+                 for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
+    if stated and directed and stated != figure.direction and _agrees(claim, value):
+        note = f"{value_text} counts {figure.direction}, not {stated}"
+    return "mismatch", _finding("mismatch", figure, expected, counted, note, suggestion), counted
+
+
+def _lookup(database: Database, state: _PageState, claim: Claim, topic: str | None) -> Figure | Mention | None:
+    """The figure a claim is about, or the unknown hardware it names; None when it names nothing the page has named."""
+    page = state.page
+    within = page.clause_of(claim.start) if claim.dimension == "count" else page.sentence_of(claim.start)
+    paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+
+    def nearest(mentions: list[Mention]) -> list[Mention]:
+        inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
+        before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
+        after = sorted((m for m in mentions if m.start >= claim.end), key=lambda m: m.start)
+        return inside + before + after
+
+    here = [m for m in state.mentions if within.start <= m.start < within.end]
+    earlier = [m for m in state.mentions if paragraph.start <= m.start < within.start]
+    order = nearest([m for m in here if not m.family]) + nearest([m for m in here if m.family])
+    if claim.dimension != "count":
+        order += nearest([m for m in earlier if not m.family]) + nearest([m for m in earlier if m.family])
+    for mention in order:
+        if not mention.known:
+            return mention
+        figure = _best(database, claim, topic, mention.records, state)
+        if figure is not None:
+            return figure
+    if claim.dimension == "count":
+        return None
+    # A figure the page already gave, repeated without its name.
+    for index, resolved in state.resolved.items():
+        earlier_claim = state.claims[index]
+        if earlier_claim.kind == "quantity" and earlier_claim.dimension == claim.dimension and _agrees(claim, earlier_claim.value):
+            return resolved.figure
+    remembered = state.topic_record(topic, claim.start) if topic else None
+    return _best(database, claim, topic, (remembered,), state) if remembered else None
+
+
+def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> Figure | None:
+    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best."""
+    direct = set(records)
+    nearby = set(direct)
+    for record_id in records:
+        nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
+    sentence = state.page.sentence_of(claim.start)
+    measured = "measur" in state.page.text[sentence.start:sentence.end].casefold()
+    candidates = [
+        figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
+        if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
+    ]
+    if claim.scope and claim.dimension == "bandwidth":
+        scoped = [figure for figure in candidates if figure.scope == claim.scope]
+        candidates = scoped or candidates
+    if not candidates:
+        return None
+
+    def fit(figure: Figure) -> tuple[int, int, float]:
+        values = [entry[0] for entry in figure.timeline]
+        if figure.direction in _DIRECTED and claim.basis is None:
+            values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
+        elif claim.basis and figure.direction in _DIRECTED:
+            values = [_on_basis(entry[0], figure.direction, claim.basis) for entry in figure.timeline]
+        distance = min(abs(math.log(claim.value / value)) for value in values if value > 0)
+        return (0 if any(_agrees(claim, value) for value in values) else 1, 0 if figure.record_id in direct else 1, distance)
+
+    return min(candidates, key=fit)
+
+
+def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
+    """Whether a figure is about the topic the text names (HBM, NVLink, PCIe, the network...) and counts what the claim counts."""
+    name = figure.name
+    if claim.dimension == "count":
+        wanted = {"accelerators": ("accelerators", "domain", "slice"), "links": ("links",), "lanes": ("lanes",),
+                  "ports": ("ports",), "nics": ("nics",)}[claim.noun or "accelerators"]
+        return any(word in name for word in wanted) and not name.endswith("_per_server")
+    if topic is None:
+        return True
+    if topic == "memory":
+        return "memory" in name or "hbm" in name
+    if topic == "host":
+        return figure.kind == "link" and any(word in name for word in ("x16", "lane", "encoding")) or "host" in name
+    if topic == "scale_out":
+        return figure.kind == "fabric" or "scale_out" in name or "roce" in name
+    if topic == "scale_up":
+        return (figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+    if topic == "compute":
+        return "flops" in name
+    if topic == "utilization":
+        return "mfu" in name
+    return topic in name
+
+
+def _topic(state: _PageState, index: int) -> str | None:
+    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence, else after."""
+    page, claim = state.page, state.claims[index]
+    clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
+    joiners = [match.end() for match in _JOINER.finditer(page.text, clause.start, claim.start)]
+    following = _JOINER.search(page.text, claim.end, clause.end)
+    own = (joiners[-1] if joiners else clause.start, following.start() if following else clause.end)
+    for start, end in (own, (clause.start, clause.end), (sentence.start, sentence.end)):
+        hits = [(start + match.start(), topic) for topic, pattern in _TOPICS for match in pattern.finditer(page.text[start:end])]
+        before = [hit for hit in hits if hit[0] < claim.start]
+        if before:
+            return max(before)[1]
+        if hits:
+            return min(hits)[1]
+    return None
+
+
+# Times derived from a bandwidth -----------------------------------------------
+
+def _check_time(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    source = state.resolved.get(claim.derived_bandwidth)
+    bandwidth_claim = state.claims[claim.derived_bandwidth]
+    if source is None or claim.derived_size is None:
+        return None
+    direction = source.operand.direction
+    as_written = claim.derived_size / bandwidth_claim.value
+    one_way = claim.derived_size / source.operand.one_way
+    label = f"({_number_text(claim.derived_size / 1e9)} GB ÷ {source.figure.label})"
+    operand = _Operand(claim.value, one_way, direction, label)
+    state.resolved[index] = _Resolved(source.figure, "", operand)
+    expected = _in_unit(claim, as_written)
+    if _agrees(claim, one_way):
+        state.resolved[index].verdict = "ok"
+        return _finding("ok", expected=expected, basis=direction, label=label)
+    one_way_text = f"{_in_unit(claim, one_way)} ({_number_text(claim.derived_size / 1e9)} GB ÷ {_in_unit(bandwidth_claim, source.operand.one_way)} per direction)"
+    if direction == "bidirectional" and _agrees(claim, as_written):
+        state.resolved[index].verdict = "mixed-basis"
+        return _finding("mixed-basis", expected=expected, basis=direction, label=label,
+                        note=f"{bandwidth_claim.text} counts both directions, and each byte crosses one way",
+                        suggestion=one_way_text)
+    state.resolved[index].verdict = "mismatch"
+    return _finding("mismatch", expected=_in_unit(claim, one_way), basis="per-direction", label=label, suggestion=one_way_text)
+
+
+# Ratios -----------------------------------------------------------------------
+
+def _check_ratio(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    operands = _ratio_operands(database, state, index)
+    if operands is None:
+        return None
+    first, second = operands
+    high, low = (first, second) if first.quoted >= second.quoted else (second, first)
+    quoted = high.quoted / low.quoted
+    one_way = high.one_way / low.one_way
+    mixed = not same_basis(high.direction or "total", low.direction or "total")
+    label = f"{high.label} ÷ {low.label}"
+    expected = _number_text(quoted, 3)
+    basis = f"{high.direction or 'count'} ÷ {low.direction or 'count'}"
+    one_way_text = f"{_number_text(one_way, 2)} times counted one way"
+    if _ratio_agrees(claim, one_way):
+        return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
+    if mixed and _ratio_agrees(claim, quoted):
+        return _finding("mixed-basis", expected=expected, basis=basis, label=label,
+                        note="divides figures counted differently", suggestion=one_way_text)
+    return _finding("mismatch", expected=_number_text(one_way, 3), basis=basis, label=label,
+                    suggestion=one_way_text if mixed else f"{_number_text(quoted, 2)} times")
+
+
+def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[_Operand, _Operand] | None:
+    """What a ratio divides: the figure it is compared against ("than HBM", "against NVLink's 900 GB/s") and the figure it speaks of."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    comparisons = list(_COMPARISON.finditer(page.text, sentence.start, sentence.end))
+    against = next((match for match in reversed(comparisons) if match.end() <= claim.start and match.group().casefold() != "than"), None)
+    than = next((match for match in comparisons if match.start() >= claim.end and match.group().casefold() == "than"), None)
+    excluded = _comparison_spans(state)
+    if than is not None:
+        span = (than.end(), _phrase_end(page, than.end(), sentence.end))
+    elif against is not None:
+        span = (against.end(), claim.start)
+    else:
+        recent = [i for i in sorted(state.resolved, reverse=True) if i < index and not _inside(state.claims[i], excluded)][:6]
+        for newest in recent:
+            partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
+            if partner is not None:
+                return state.resolved[newest].operand, state.resolved[partner].operand
+        return None
+    comparison = _operand_in(database, state, span, index)
+    if comparison is None:
+        return None
+    subject = next((state.resolved[i].operand for i in sorted(state.resolved, reverse=True)
+                    if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"), None)
+    return (subject, comparison) if subject is not None else None
+
+
+def _comparison_spans(state: _PageState) -> list[tuple[int, int]]:
+    """The stretches of text that name what a ratio is compared against; a figure inside one is not the ratio's subject."""
+    spans = []
+    for claim in state.claims:
+        if claim.kind != "ratio":
+            continue
+        sentence = state.page.sentence_of(claim.start)
+        for match in _COMPARISON.finditer(state.page.text, sentence.start, sentence.end):
+            if match.group().casefold() == "than" and match.start() >= claim.end:
+                spans.append((match.end(), _phrase_end(state.page, match.end(), sentence.end)))
+                break
+            if match.group().casefold() != "than" and match.end() <= claim.start:
+                spans.append((match.end(), claim.start))
+    return spans
+
+
+def _inside(claim: Claim, spans: list[tuple[int, int]]) -> bool:
+    return any(start <= claim.start < end for start, end in spans)
+
+
+def _phrase_end(page: Page, start: int, limit: int) -> int:
+    dash = re.compile(r"—|–|\s-\s|\(").search(page.text, start, limit)
+    return dash.start() if dash else limit
+
+
+def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int) -> _Operand | None:
+    """A figure claimed inside the span, else the figure of the topic the span names, for the record the page is about."""
+    for index in sorted(state.resolved):
+        if span[0] <= state.claims[index].start < span[1]:
+            return state.resolved[index].operand
+    words = state.page.text[span[0]:span[1]]
+    topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
+    if topic is None:
+        return None
+    named = [m for m in state.mentions if span[0] <= m.start < span[1] and m.known and not m.family]
+    paragraph = state.page.paragraphs[state.page.paragraph_of(span[0])]
+    context = named or sorted((m for m in state.mentions if paragraph.start <= m.start < span[0] and m.known and not m.family),
+                              key=lambda m: -m.start)
+    records = [m.records[0] for m in context]
+    remembered = state.topic_record(topic, span[0])
+    if remembered:
+        records.append(remembered)
+    for record_id in records:
+        figures = [f for f in database.figures.get(record_id, []) if f.dimension == "bandwidth" and _about(f, topic, state.claims[ratio_index])
+                   and not f.name.startswith("measured_")]
+        if len(figures) == 1:
+            figure = figures[0]
+            value = figure.timeline[database.effective(figure)][0]
+            return _Operand(value, Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction"),
+                            figure.direction, figure.label)
+    return None
+
+
+def _ratio_agrees(claim: Claim, value: float) -> bool:
+    if claim.high is not None:
+        return claim.value * (1 - _RELATIVE_TOLERANCE) <= value <= claim.high * (1 + _RELATIVE_TOLERANCE)
+    return _agrees(claim, value)
+
+
+# Numbers ----------------------------------------------------------------------
+
+def _agrees(claim: Claim, expected: float) -> bool:
+    tolerance = max(min(claim.half_unit, _ROUNDING_CAP * abs(expected)), _RELATIVE_TOLERANCE * abs(expected))
+    return abs(claim.value - expected) <= tolerance
+
+
+def _on_basis(value: float, direction: str | None, basis: str | None) -> float:
+    if direction == "bidirectional" and basis == "per-direction":
+        return value / 2
+    if direction == "per-direction" and basis == "bidirectional":
+        return value * 2
+    return value
+
+
+def _other(direction: str | None) -> str:
+    return "per-direction" if direction == "bidirectional" else "bidirectional"
+
+
+def _is_bytes(claim: Claim) -> bool:
+    return "B" in UNIT_SPELLINGS.get(claim.unit, "")
+
+
+def _in_unit(claim: Claim, value: float) -> str:
+    """A canonical value written in the claim's own unit ("63 GB/s", "71.1 ms")."""
+    if claim.dimension == "count":
+        return _number_text(value)
+    unit = UNIT_SPELLINGS[claim.unit]
+    factor = parse_quantity(f"1 {unit}").value
+    return f"{_number_text(value / factor)}{'' if claim.unit == '%' else ' '}{claim.unit}"
+
+
+def _number_text(value: float, digits: int = 3) -> str:
+    if abs(value) >= 10 ** digits and abs(value - round(value)) < 0.5:
+        return f"{round(value):,}"
+    return f"{value:.{digits}g}"
