@@ -4,8 +4,8 @@ A claim is matched to a record through the names in its sentence (nearest
 first, a named record before a family), then the paragraph, then the record
 last matched for the same topic on the page; a quantity that names no
 hardware and repeats nothing on the page is not reported. Values agree when
-they differ by no more than half a unit of the last digit written (at most 5%)
-or by 1%.
+they differ by no more than half a unit of the last digit written, and by at
+most 2.5%.
 """
 
 from __future__ import annotations
@@ -27,18 +27,30 @@ VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatc
 FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
 _DIRECTED = ("per-direction", "bidirectional")
-_RELATIVE_TOLERANCE = 0.01
-_ROUNDING_CAP = 0.05
+_RATIO_TOLERANCE = 0.01
+_SAME_BASIS_PREFERENCE = 0.1
+_ROUNDING_CAP = 0.025
+_FLOATING_POINT = 1e-6
 
 _TOPICS = (
     ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
     ("host", re.compile(r"\bPCIe\b|\bPCI Express\b|\bhost[\s-]link\b", re.IGNORECASE)),
-    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b", re.IGNORECASE)),
+    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
     ("scale_up", re.compile(r"\bNVLink\w*|\bscale-up\b|\bGPU-to-GPU\b|\bchip-to-chip\b|\bICI\b|\bInfinity Fabric\b|\bxGMI\b|\bUALink\b|\bNVSwitch\b", re.IGNORECASE)),
     ("compute", re.compile(r"\bFLOP\w*|\bcompute\b", re.IGNORECASE)),
     ("utilization", re.compile(r"\bMFU\b|\butili[sz]ation\b", re.IGNORECASE)),
     ("latency", re.compile(r"\blatency\b", re.IGNORECASE)),
 )
+# The figure that stands for a tier when the text names the tier but gives no number ("faster than HBM"), as in the tier model.
+_TIER_FIGURES = {
+    "memory": ("memory_bandwidth",),
+    "scale_up": ("scale_up_bandwidth", "per_accelerator_bandwidth"),
+    "scale_out": ("scale_out_bandwidth", "port_bandwidth"),
+}
+# Dimensions for which a named record without such a figure is reported as unmatched, rather than passed over.
+_NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
+_PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
+_SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -53,6 +65,7 @@ class Figure:
     dimension: str
     direction: str | None
     scope: str | None
+    precision: str | None
     as_of: str
     timeline: tuple[tuple[float, str, str], ...]  # (value, value as written, as_of), oldest first, the current value last
     alternatives: tuple[tuple[float, str, str], ...]  # (value, value as written, reason)
@@ -142,12 +155,12 @@ class Database:
                 alternatives.setdefault(figure_id, []).append((value, value_text, reason or ""))
         self.figures: dict[str, list[Figure]] = {}
         for row in connection.execute(
-            "SELECT id, record_id, name, value, value_text, dimension, direction, scope, as_of FROM figure ORDER BY record_id, name"
+            "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
         ):
-            figure_id, record_id, name, value, value_text, dimension, direction, scope, as_of = row
+            figure_id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of = row
             timeline = tuple(sorted(history.get(figure_id, []), key=lambda entry: entry[2] or "")) + ((value, value_text, as_of),)
             self.figures.setdefault(record_id, []).append(Figure(
-                figure_id, record_id, kinds[record_id], name, value, value_text, dimension, direction, scope, as_of,
+                figure_id, record_id, kinds[record_id], name, value, value_text, dimension, direction, scope, precision, as_of,
                 timeline, tuple(alternatives.get(figure_id, [])),
             ))
 
@@ -229,10 +242,14 @@ def _finding(verdict: str, figure: Figure | None = None, expected: str | None = 
 def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
     claim = state.claims[index]
     topic = _topic(state, index)
-    lookup = _lookup(database, state, claim, topic)
+    if claim.dimension == "size" and (topic != "memory" or _part_of_name(state, claim)):
+        return None
+    lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
     if isinstance(lookup, Mention):
+        if lookup.known:
+            return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
     figure = lookup
     verdict, finding, direction = _verdict(database, state, claim, figure)
@@ -241,6 +258,12 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if topic:
         state.topic_records.append((claim.start, topic, figure.record_id))
     return finding
+
+
+def _part_of_name(state: _PageState, claim: Claim) -> bool:
+    """A size written right after a product name is the variant's name ("A100 80GB"), not a claim."""
+    return any(mention.known and 0 <= claim.start - mention.end <= 1 and not state.page.text[mention.end:claim.start].strip()
+               and not mention.text.endswith(("'s", "’s")) for mention in state.mentions)
 
 
 def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[str, Finding, str | None]:
@@ -252,6 +275,13 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
     counted = stated if (stated and directed) else figure.direction
     target = _on_basis(value, figure.direction, counted)
+    closer = next(((text, reason) for alternative, text, reason in figure.alternatives
+                   if abs(claim.value - _on_basis(alternative, figure.direction, counted)) < abs(claim.value - target)
+                   and _agrees(claim, _on_basis(alternative, figure.direction, counted))), None)
+    if closer is not None:
+        return "mismatch", _finding("mismatch", figure, expected, counted,
+                                    f"{closer[0]} is an alternative value, not the canonical one: {closer[1]}",
+                                    _in_unit(claim, target)), counted
     if _agrees(claim, target):
         sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
         if sibling is not None:
@@ -286,68 +316,151 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     return "mismatch", _finding("mismatch", figure, expected, counted, note, suggestion), counted
 
 
-def _lookup(database: Database, state: _PageState, claim: Claim, topic: str | None) -> Figure | Mention | None:
-    """The figure a claim is about, or the unknown hardware it names; None when it names nothing the page has named."""
-    page = state.page
-    within = page.clause_of(claim.start) if claim.dimension == "count" else page.sentence_of(claim.start)
-    paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+def _lookup(database: Database, state: _PageState, index: int, topic: str | None) -> Figure | Mention | None:
+    """The figure a claim is about; else the hardware it names that the database does not hold, or holds no such figure for; else None.
 
-    def nearest(mentions: list[Mention]) -> list[Mention]:
+    A record named in the claim's sentence (its clause, for a count) decides,
+    even when its figure disagrees; one named further away, or remembered
+    from earlier on the page, is taken only when a figure of it agrees, and
+    otherwise only when nothing closer was found.
+    """
+    page, claim = state.page, state.claims[index]
+    within = page.clause_of(claim.start) if claim.dimension == "count" else page.sentence_of(claim.start)
+    number = page.paragraph_of(claim.start)
+    paragraph = page.paragraphs[number]
+    previous = page.paragraphs[number - 1] if number else paragraph
+
+    def nearest(start: int, end: int, family: bool) -> list[Mention]:
+        mentions = [m for m in state.mentions if start <= m.start < end and m.family == family]
         inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
         before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
         after = sorted((m for m in mentions if m.start >= claim.end), key=lambda m: m.start)
         return inside + before + after
 
-    here = [m for m in state.mentions if within.start <= m.start < within.end]
-    earlier = [m for m in state.mentions if paragraph.start <= m.start < within.start]
-    order = nearest([m for m in here if not m.family]) + nearest([m for m in here if m.family])
+    own = _own_phrase(state, index)
+    # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
+    # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
+    tiers = [(nearest(*own, False), "decides"), (nearest(within.start, within.end, False), "decides")]
     if claim.dimension != "count":
-        order += nearest([m for m in earlier if not m.family]) + nearest([m for m in earlier if m.family])
-    for mention in order:
-        if not mention.known:
-            return mention
-        figure = _best(database, claim, topic, mention.records, state)
-        if figure is not None:
-            return figure
+        tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
+    tiers.append((nearest(within.start, within.end, True), "decides"))
+    if claim.dimension != "count":
+        tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
+                  (nearest(previous.start, paragraph.start, True), "agrees"), (_page_subject(state), "agrees")]
+    fallback: Figure | None = None
+    named: Mention | None = None
+    for mentions, trust in tiers:
+        for mention in mentions:
+            if isinstance(mention, Figure):
+                return mention
+            if not mention.known:
+                if trust == "decides":
+                    return mention
+                continue
+            figure, agrees = _best(database, claim, topic, mention.records, state)
+            # A named record decides through its own figures; a record it uses or is used by only when that agrees.
+            if figure is not None and (agrees or (trust == "decides" and figure.record_id in mention.records)):
+                return figure
+            if trust == "nearby":
+                fallback = fallback or figure
+            if named is None and not mention.family:
+                named = mention
     if claim.dimension == "count":
         return None
-    # A figure the page already gave, repeated without its name.
-    for index, resolved in state.resolved.items():
-        earlier_claim = state.claims[index]
-        if earlier_claim.kind == "quantity" and earlier_claim.dimension == claim.dimension and _agrees(claim, earlier_claim.value):
-            return resolved.figure
     remembered = state.topic_record(topic, claim.start) if topic else None
-    return _best(database, claim, topic, (remembered,), state) if remembered else None
+    if remembered:
+        figure, agrees = _best(database, claim, topic, (remembered,), state)
+        if agrees:
+            return figure
+    if fallback is not None:
+        return fallback
+    return named if claim.dimension in _NAMED_DIMENSIONS else None
 
 
-def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> Figure | None:
-    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best."""
+def _repeated(state: _PageState, index: int) -> list[Figure]:
+    """The figure of an earlier claim with the same value: a page repeats its figures without naming them again."""
+    claim = state.claims[index]
+    return [
+        resolved.figure for earlier, resolved in state.resolved.items()
+        if state.claims[earlier].kind == "quantity" and state.claims[earlier].dimension == claim.dimension
+        and _agrees(claim, state.claims[earlier].value)
+    ][:1]
+
+
+def _page_subject(state: _PageState) -> list[Mention]:
+    """The record the page names most often: what a figure with no name nearby is most likely about."""
+    counts: dict[tuple[str, ...], list[Mention]] = {}
+    for mention in state.mentions:
+        if mention.known and not mention.family:
+            counts.setdefault(mention.records, []).append(mention)
+    return [max(counts.values(), key=len)[0]] if counts else []
+
+
+def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> tuple[Figure | None, bool]:
+    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best, and whether it agrees.
+
+    Records used by or using a named one count only with the scope the text states.
+    """
     direct = set(records)
     nearby = set(direct)
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
     sentence = state.page.sentence_of(claim.start)
     measured = "measur" in state.page.text[sentence.start:sentence.end].casefold()
+    precision = _precision(state, claim)
+    if claim.dimension == "compute" and _SPARSE.search(state.page.text, sentence.start, sentence.end):
+        return None, False  # the database holds dense figures only
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
+        and (claim.dimension != "compute" or precision is None or figure.precision == precision)
     ]
     if claim.scope and claim.dimension == "bandwidth":
-        scoped = [figure for figure in candidates if figure.scope == claim.scope]
-        candidates = scoped or candidates
+        candidates = [figure for figure in candidates if figure.record_id in direct or figure.scope == claim.scope]
     if not candidates:
-        return None
+        return None, False
 
-    def fit(figure: Figure) -> tuple[int, int, float]:
+    def fit(figure: Figure) -> tuple[int, int, int, int, float]:
         values = [entry[0] for entry in figure.timeline]
         if figure.direction in _DIRECTED and claim.basis is None:
             values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
         elif claim.basis and figure.direction in _DIRECTED:
             values = [_on_basis(entry[0], figure.direction, claim.basis) for entry in figure.timeline]
         distance = min(abs(math.log(claim.value / value)) for value in values if value > 0)
-        return (0 if any(_agrees(claim, value) for value in values) else 1, 0 if figure.record_id in direct else 1, distance)
+        # Counted as the text says: preferred over a figure converted to that basis when about as close.
+        if claim.basis and claim.basis == figure.direction:
+            distance -= _SAME_BASIS_PREFERENCE
+        return (
+            0 if any(_agrees(claim, value) for value in values) else 1,
+            0 if figure.record_id in direct else 1,
+            0 if claim.scope in (None, figure.scope) else 1,
+            distance,
+        )
 
-    return min(candidates, key=fit)
+    best = min(candidates, key=fit)
+    return best, fit(best)[0] == 0
+
+
+def _kind_of(state: _PageState, claim: Claim) -> str:
+    """What the text gives, in words for a note: "fp8 compute", "sparse compute", "power"."""
+    if claim.dimension != "compute":
+        return claim.dimension.replace("_", " ")
+    sentence = state.page.sentence_of(claim.start)
+    precision = _precision(state, claim)
+    sparse = "sparse " if _SPARSE.search(state.page.text, sentence.start, sentence.end) else ""
+    return f"{sparse}{precision + ' ' if precision else ''}compute"
+
+
+def _precision(state: _PageState, claim: Claim) -> str | None:
+    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence, else its paragraph."""
+    sentence = state.page.sentence_of(claim.start)
+    paragraph = state.page.paragraphs[state.page.paragraph_of(claim.start)]
+    for start, end in ((sentence.start, sentence.end), (paragraph.start, claim.start)):
+        found = list(_PRECISION.finditer(state.page.text, start, end))
+        before = [match for match in found if match.start() < claim.start]
+        if before or found:
+            return (before or found)[-1 if before else 0].group().casefold()
+    return None
 
 
 def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
@@ -375,20 +488,26 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
 
 
 def _topic(state: _PageState, index: int) -> str | None:
-    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence, else after."""
+    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence."""
     page, claim = state.page, state.claims[index]
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
-    joiners = [match.end() for match in _JOINER.finditer(page.text, clause.start, claim.start)]
-    following = _JOINER.search(page.text, claim.end, clause.end)
-    own = (joiners[-1] if joiners else clause.start, following.start() if following else clause.end)
-    for start, end in (own, (clause.start, clause.end), (sentence.start, sentence.end)):
+    for start, end, following in (*[(*_own_phrase(state, index), True)], (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
         hits = [(start + match.start(), topic) for topic, pattern in _TOPICS for match in pattern.finditer(page.text[start:end])]
         before = [hit for hit in hits if hit[0] < claim.start]
         if before:
             return max(before)[1]
-        if hits:
+        if hits and following:
             return min(hits)[1]
     return None
+
+
+def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
+    """The words around a claim up to the nearest joining word or comma on each side, within its clause."""
+    page, claim = state.page, state.claims[index]
+    clause = page.clause_of(claim.start)
+    joiners = [match.end() for match in _JOINER.finditer(page.text, clause.start, claim.start)]
+    following = _JOINER.search(page.text, claim.end, clause.end)
+    return (joiners[-1] if joiners else clause.start), (following.start() if following else clause.end)
 
 
 # Times derived from a bandwidth -----------------------------------------------
@@ -466,9 +585,21 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     comparison = _operand_in(database, state, span, index)
     if comparison is None:
         return None
-    subject = next((state.resolved[i].operand for i in sorted(state.resolved, reverse=True)
-                    if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"), None)
+    subject = _operand_in(database, state, _subject_span(state, index, against), index, excluded) or next(
+        (state.resolved[i].operand for i in sorted(state.resolved, reverse=True)
+         if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"),
+        None,
+    )
     return (subject, comparison) if subject is not None else None
+
+
+def _subject_span(state: _PageState, index: int, against: re.Match | None) -> tuple[int, int]:
+    """The words before a ratio that say what it speaks of ("so HBM is about"): back to the last comma or "and" in its clause."""
+    page, claim = state.page, state.claims[index]
+    clause = page.clause_of(claim.start)
+    end = against.start() if against is not None and against.start() >= clause.start else claim.start
+    cuts = [match.end() for match in re.finditer(r",|\band\b|\bso\b", page.text[clause.start:end])]
+    return (clause.start + cuts[-1] if cuts else clause.start), end
 
 
 def _comparison_spans(state: _PageState) -> list[tuple[int, int]]:
@@ -496,10 +627,13 @@ def _phrase_end(page: Page, start: int, limit: int) -> int:
     return dash.start() if dash else limit
 
 
-def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int) -> _Operand | None:
+def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int,
+                excluded: list[tuple[int, int]] = ()) -> _Operand | None:
     """A figure claimed inside the span, else the figure of the topic the span names, for the record the page is about."""
+    if span[0] >= span[1]:
+        return None
     for index in sorted(state.resolved):
-        if span[0] <= state.claims[index].start < span[1]:
+        if span[0] <= state.claims[index].start < span[1] and not _inside(state.claims[index], excluded):
             return state.resolved[index].operand
     words = state.page.text[span[0]:span[1]]
     topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
@@ -516,6 +650,7 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
     for record_id in records:
         figures = [f for f in database.figures.get(record_id, []) if f.dimension == "bandwidth" and _about(f, topic, state.claims[ratio_index])
                    and not f.name.startswith("measured_")]
+        figures = [f for f in figures if f.name in _TIER_FIGURES.get(topic, ())] or figures
         if len(figures) == 1:
             figure = figures[0]
             value = figure.timeline[database.effective(figure)][0]
@@ -526,14 +661,15 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
 
 def _ratio_agrees(claim: Claim, value: float) -> bool:
     if claim.high is not None:
-        return claim.value * (1 - _RELATIVE_TOLERANCE) <= value <= claim.high * (1 + _RELATIVE_TOLERANCE)
+        return claim.value * (1 - _RATIO_TOLERANCE) <= value <= claim.high * (1 + _RATIO_TOLERANCE)
     return _agrees(claim, value)
 
 
 # Numbers ----------------------------------------------------------------------
 
 def _agrees(claim: Claim, expected: float) -> bool:
-    tolerance = max(min(claim.half_unit, _ROUNDING_CAP * abs(expected)), _RELATIVE_TOLERANCE * abs(expected))
+    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off."""
+    tolerance = min(claim.half_unit, _ROUNDING_CAP * abs(expected)) + _FLOATING_POINT * abs(expected)
     return abs(claim.value - expected) <= tolerance
 
 
@@ -566,3 +702,39 @@ def _number_text(value: float, digits: int = 3) -> str:
     if abs(value) >= 10 ** digits and abs(value - round(value)) < 0.5:
         return f"{round(value):,}"
     return f"{value:.{digits}g}"
+
+
+# Output -----------------------------------------------------------------------
+
+def summary(findings: list[Finding]) -> str:
+    """"31 claims: 27 ok, 2 mixed-basis, 1 ambiguous-basis"."""
+    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in VERDICTS}
+    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+    return f"{len(findings)} claim{'' if len(findings) == 1 else 's'}{': ' + parts if parts else ''}"
+
+
+def render(findings: list[Finding], fmt: str) -> str:
+    """Findings as `text` (one line each), `json` (a list of objects) or `markdown` (a review comment listing what is not ok)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps([finding.as_dict() for finding in findings], indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        from specdb.output import markdown_table
+
+        problems = [finding for finding in findings if finding.verdict != "ok"]
+        rows = [
+            {
+                "where": f"{finding.path}:{finding.line}:{finding.column}",
+                "claim": finding.claim,
+                "verdict": finding.verdict,
+                "database": f"{finding.record_id + '.' if finding.record_id else ''}{finding.figure or ''}"
+                            f"{' = ' + finding.expected if finding.expected else ''}{f' ({finding.basis})' if finding.basis else ''}",
+                "suggestion": finding.suggestion or "",
+                "note": finding.note,
+            }
+            for finding in problems
+        ]
+        head = f"**specdb check**: {summary(findings)}\n"
+        return head + ("\n" + markdown_table(rows, list(rows[0])) if rows else "\nEvery figure agrees with the database.\n")
+    return "".join(f"{finding}\n" for finding in findings)

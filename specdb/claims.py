@@ -34,6 +34,10 @@ def _spellings() -> dict[str, str]:
     table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
     table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
     table.update({"%": "%", "percent": "%", "per cent": "%"})
+    for prefix, word in (("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
+        table[f"{word}bytes per second"] = f"{prefix}B/s"
+        table[f"{word}bits per second"] = f"{prefix}b/s"
+        table[f"{word}bytes"] = f"{prefix}B"
     return table
 
 
@@ -61,7 +65,7 @@ RATIO = re.compile(
     re.IGNORECASE,
 )
 _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
-_DERIVATION_RESULT = re.compile(r"^\s*(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
+_DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
 BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b|\bfull[\s-]duplex\b|\bduplex\b", re.IGNORECASE)
 PER_DIRECTION = re.compile(

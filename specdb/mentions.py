@@ -77,8 +77,8 @@ class Lexicon:
         for key, ids in families.items():
             self.names.setdefault(key, tuple(sorted(ids)))
         self.generations = {
-            (key.split("-generation ")[0], key.split("-generation ")[1]): ids[0]
-            for key, ids in self.names.items() if "-generation " in key and len(ids) == 1
+            (key.split("generation")[0], key.split("generation")[1]): ids[0]
+            for key, ids in self.names.items() if "generation" in key and len(ids) == 1
         }
         spellings = sorted(self.names, key=len, reverse=True)
         self.pattern = re.compile(
@@ -90,8 +90,7 @@ class Lexicon:
         text = page.text
         found: list[Mention] = []
         for match in self.pattern.finditer(text):
-            spelled = re.sub(r"(?:'s|’s|s)$", "", match.group()) if _key(match.group()) not in self.names else match.group()
-            records = self.names.get(_key(spelled)) or self.names.get(_key(match.group()))
+            records = self.names.get(_key(match.group())) or self.names.get(_key(re.sub(r"(?:'s|’s|s)$", "", match.group())))
             if records:
                 found.append(Mention(match.start(), match.end(), match.group(), records))
         found = self._unknown_versions(text, found)
@@ -126,7 +125,7 @@ class Lexicon:
                 key=lambda mention: abs(mention.start - match.start()),
             )
             for mention in nearby:
-                record = self.generations.get((match["ordinal"].casefold(), _key(mention.text.rstrip("s'’"))))
+                record = self.generations.get((match["ordinal"].casefold(), _key(re.sub(r"(?:'s|’s)$", "", mention.text))))
                 if record:
                     found.append(Mention(match.start(), match.end(), match.group(), (record,)))
                     break
@@ -134,7 +133,8 @@ class Lexicon:
 
 
 def _key(text: str) -> str:
-    return " ".join(text.replace("’", "'").split()).casefold()
+    """A name as the text may spell it: any case, with or without spaces and hyphens."""
+    return re.sub(r"[\s-]+", "", text.replace("’", "'")).casefold()
 
 
 def _add(level: dict[str, set[str]], text: str, record_id: str) -> None:
@@ -159,5 +159,5 @@ def _short_forms(text: str, vendor: str | None, family: str | None) -> list[str]
 
 
 def _pattern(key: str) -> str:
-    """A name as a pattern: spaces and hyphens in it may be written as either, or left out."""
-    return "".join(r"[\s-]*" if char in " -" else re.escape(char) for char in key)
+    """A name as a pattern: between its characters, spaces and hyphens may be written or left out."""
+    return r"[\s-]*".join(re.escape(char) for char in key)

@@ -20,6 +20,7 @@ _HTML_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 _MARKDOWN_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 _URL = re.compile(r"\bhttps?://\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+_HTML_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n")
 _CLAUSE_END = re.compile(r"[;:—–]|\s-\s|\s\|\s")
 
 _MONTHS = {name: number for number, name in enumerate(
@@ -96,7 +97,9 @@ def read_page(source: str, fmt: str) -> Page:
     elif fmt == "markdown":
         text = _MARKDOWN_LINK_TARGET.sub(lambda match: "]" + _blank_text(match.group()[1:]), text)
     paragraphs = _paragraphs(text)
-    sentences = tuple(span for paragraph in paragraphs for span in _split(text, paragraph, _SENTENCE_END))
+    # In HTML a line break is markup (a cell, a list item, a <br>), so it ends a sentence.
+    sentence_end = _HTML_SENTENCE_END if fmt == "html" else _SENTENCE_END
+    sentences = tuple(span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end))
     clauses = tuple(span for sentence in sentences for span in _split(text, sentence, _CLAUSE_END))
     return Page(source, text, paragraphs, sentences, clauses)
 
