@@ -1,11 +1,12 @@
 """Check the hardware figures in prose against the database: each claim is ok, a mismatch, stale, counted ambiguously or on mixed bases, or unmatched.
 
-A claim is matched to a record through the names in its sentence (nearest
-first, a named record before a family), then the paragraph, then the record
-last matched for the same topic on the page; a quantity that names no
-hardware and repeats nothing on the page is not reported. Values agree when
-they differ by no more than half a unit of the last digit written, and by at
-most 2.5%.
+A claim is matched to a figure through the hardware named nearest to it: in
+its own words, its sentence, its paragraph, the paragraph before, a figure
+the page gave earlier, the record the page names most; a record named in the
+sentence decides, one named further away counts only when a figure of it
+agrees. A quantity that names no hardware and repeats nothing on the page is
+not reported. Values agree when they differ by no more than half a unit of
+the last digit written, and by at most 2.5%.
 """
 
 from __future__ import annotations
@@ -109,12 +110,14 @@ class _Operand:
     one_way: float
     direction: str | None
     label: str
+    dimension: str
 
 
 @dataclass
 class _Resolved:
+    """A claim matched to a figure, and what it contributes to a ratio."""
+
     figure: Figure
-    verdict: str
     operand: _Operand
 
 
@@ -242,8 +245,8 @@ def _finding(verdict: str, figure: Figure | None = None, expected: str | None = 
 def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
     claim = state.claims[index]
     topic = _topic(state, index)
-    if claim.dimension == "size" and (topic != "memory" or _part_of_name(state, claim)):
-        return None
+    if claim.dimension == "size" and (_part_of_name(state, claim) or (topic != "memory" and not _names_hardware(state, claim))):
+        return None  # sizes of gradients, weights and buffers are not hardware figures
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
@@ -252,12 +255,17 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
             return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
     figure = lookup
-    verdict, finding, direction = _verdict(database, state, claim, figure)
+    figure, finding, direction = _verdict(database, state, claim, figure)
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
-    state.resolved[index] = _Resolved(figure, verdict, _Operand(claim.value, one_way, direction, figure.label))
+    state.resolved[index] = _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension))
     if topic:
         state.topic_records.append((claim.start, topic, figure.record_id))
     return finding
+
+
+def _names_hardware(state: _PageState, claim: Claim) -> bool:
+    sentence = state.page.sentence_of(claim.start)
+    return any(mention.known and not mention.family and sentence.start <= mention.start < sentence.end for mention in state.mentions)
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
@@ -266,54 +274,50 @@ def _part_of_name(state: _PageState, claim: Claim) -> bool:
                and not mention.text.endswith(("'s", "’s")) for mention in state.mentions)
 
 
-def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[str, Finding, str | None]:
-    """The verdict, the finding, and how the text's value is counted."""
+def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[Figure, Finding, str | None]:
+    """The figure checked (the record's own figure counted as the text says, when there is one), the finding, and how the text's value is counted."""
+    sibling = database.sibling(figure)
+    if claim.basis and sibling is not None and sibling.direction == claim.basis:
+        figure = sibling  # the record's own figure counted the way the text says, not a conversion
     current = database.effective(figure)
     value, value_text, _ = figure.timeline[current]
-    expected = f"{value_text}"
+    expected = value_text
     stated = claim.basis
     directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
     counted = stated if (stated and directed) else figure.direction
     target = _on_basis(value, figure.direction, counted)
-    closer = next(((text, reason) for alternative, text, reason in figure.alternatives
-                   if abs(claim.value - _on_basis(alternative, figure.direction, counted)) < abs(claim.value - target)
-                   and _agrees(claim, _on_basis(alternative, figure.direction, counted))), None)
-    if closer is not None:
-        return "mismatch", _finding("mismatch", figure, expected, counted,
-                                    f"{closer[0]} is an alternative value, not the canonical one: {closer[1]}",
-                                    _in_unit(claim, target)), counted
     if _agrees(claim, target):
         sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
         if sibling is not None:
             other = sibling.timeline[database.effective(sibling)][0]
             suggestion = f"{_in_unit(claim, target)} {figure.direction} ({_in_unit(claim, other)} {sibling.direction})"
-            return "ambiguous-basis", _finding("ambiguous-basis", figure, expected, figure.direction,
+            return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"the text does not say how it is counted; {sibling.label} counts it {sibling.direction}",
                                                 suggestion), figure.direction
-        return "ok", _finding("ok", figure, expected, counted), counted
+        return figure, _finding("ok", figure, expected, counted), counted
     if directed and stated is None:
         other_direction = _other(figure.direction)
         other = _on_basis(value, figure.direction, other_direction)
         if _agrees(claim, other):
-            return "ambiguous-basis", _finding("ambiguous-basis", figure, expected, figure.direction,
+            return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"agrees only counted {other_direction}, which the text does not say",
                                                 f"{_in_unit(claim, other)} {other_direction}"), other_direction
     suggestion = f"{_in_unit(claim, target)}{' ' + counted if stated and directed else ''}"
     for earlier_value, earlier_text, earlier_as_of in figure.timeline[:current]:
         if _agrees(claim, _on_basis(earlier_value, figure.direction, counted)):
-            return "stale", _finding("stale", figure, expected, counted,
+            return figure, _finding("stale", figure, expected, counted,
                                      f"{earlier_text} as of {earlier_as_of}; now {value_text} as of {figure.timeline[current][2]}",
                                      suggestion), counted
     changed = figure.timeline[current][2]
     if state.reviewed and current > 0 and changed and changed > state.reviewed.isoformat():
-        return "stale", _finding("stale", figure, expected, counted,
+        return figure, _finding("stale", figure, expected, counted,
                                  f"the page was reviewed {state.reviewed.isoformat()}, before the figure changed to {value_text} ({changed})",
                                  suggestion), counted
     note = next((f"{text} is an alternative value, not the canonical one: {reason}"
                  for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
-    return "mismatch", _finding("mismatch", figure, expected, counted, note, suggestion), counted
+    return figure, _finding("mismatch", figure, expected, counted, note, suggestion), counted
 
 
 def _lookup(database: Database, state: _PageState, index: int, topic: str | None) -> Figure | Mention | None:
@@ -330,11 +334,16 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     paragraph = page.paragraphs[number]
     previous = page.paragraphs[number - 1] if number else paragraph
 
-    def nearest(start: int, end: int, family: bool) -> list[Mention]:
+    others = [_own_phrase(state, other) for other in range(len(state.claims)) if other != index
+              and within.start <= state.claims[other].start < within.end]
+
+    def nearest(start: int, end: int, family: bool) -> list[Mention | Figure]:
+        """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to another claim's words)."""
         mentions = [m for m in state.mentions if start <= m.start < end and m.family == family]
         inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
         before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
-        after = sorted((m for m in mentions if m.start >= claim.end), key=lambda m: m.start)
+        after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not any(a <= m.start < b for a, b in others))),
+                       key=lambda m: m.start)
         return inside + before + after
 
     own = _own_phrase(state, index)
@@ -350,21 +359,27 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     fallback: Figure | None = None
     named: Mention | None = None
     for mentions, trust in tiers:
-        for mention in mentions:
+        # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
+        choices = []
+        for order, mention in enumerate(mentions):
             if isinstance(mention, Figure):
                 return mention
             if not mention.known:
-                if trust == "decides":
+                if trust == "decides" and not choices:
                     return mention
                 continue
             figure, agrees = _best(database, claim, topic, mention.records, state)
-            # A named record decides through its own figures; a record it uses or is used by only when that agrees.
-            if figure is not None and (agrees or (trust == "decides" and figure.record_id in mention.records)):
-                return figure
-            if trust == "nearby":
-                fallback = fallback or figure
             if named is None and not mention.family:
                 named = mention
+            if figure is None:
+                continue
+            direct = figure.record_id in mention.records
+            if agrees or (trust == "decides" and direct):
+                choices.append((not (agrees and direct), not agrees, order, figure))
+            elif trust == "nearby":
+                fallback = fallback or figure
+        if choices:
+            return min(choices, key=lambda choice: choice[:3])[3]
     if claim.dimension == "count":
         return None
     remembered = state.topic_record(topic, claim.start) if topic else None
@@ -420,7 +435,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if not candidates:
         return None, False
 
-    def fit(figure: Figure) -> tuple[int, int, int, int, float]:
+    def fit(figure: Figure) -> tuple[int, int, int, float]:
         values = [entry[0] for entry in figure.timeline]
         if figure.direction in _DIRECTED and claim.basis is None:
             values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
@@ -491,7 +506,8 @@ def _topic(state: _PageState, index: int) -> str | None:
     """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence."""
     page, claim = state.page, state.claims[index]
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
-    for start, end, following in (*[(*_own_phrase(state, index), True)], (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
+    own_start, own_end = _own_phrase(state, index)
+    for start, end, following in ((own_start, own_end, True), (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
         hits = [(start + match.start(), topic) for topic, pattern in _TOPICS for match in pattern.finditer(page.text[start:end])]
         before = [hit for hit in hits if hit[0] < claim.start]
         if before:
@@ -522,19 +538,16 @@ def _check_time(database: Database, state: _PageState, index: int) -> Finding | 
     as_written = claim.derived_size / bandwidth_claim.value
     one_way = claim.derived_size / source.operand.one_way
     label = f"({_number_text(claim.derived_size / 1e9)} GB ÷ {source.figure.label})"
-    operand = _Operand(claim.value, one_way, direction, label)
-    state.resolved[index] = _Resolved(source.figure, "", operand)
+    operand = _Operand(claim.value, one_way, direction, label, "time")
+    state.resolved[index] = _Resolved(source.figure, operand)
     expected = _in_unit(claim, as_written)
     if _agrees(claim, one_way):
-        state.resolved[index].verdict = "ok"
         return _finding("ok", expected=expected, basis=direction, label=label)
     one_way_text = f"{_in_unit(claim, one_way)} ({_number_text(claim.derived_size / 1e9)} GB ÷ {_in_unit(bandwidth_claim, source.operand.one_way)} per direction)"
     if direction == "bidirectional" and _agrees(claim, as_written):
-        state.resolved[index].verdict = "mixed-basis"
         return _finding("mixed-basis", expected=expected, basis=direction, label=label,
                         note=f"{bandwidth_claim.text} counts both directions, and each byte crosses one way",
                         suggestion=one_way_text)
-    state.resolved[index].verdict = "mismatch"
     return _finding("mismatch", expected=_in_unit(claim, one_way), basis="per-direction", label=label, suggestion=one_way_text)
 
 
@@ -582,15 +595,15 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
             if partner is not None:
                 return state.resolved[newest].operand, state.resolved[partner].operand
         return None
-    comparison = _operand_in(database, state, span, index)
-    if comparison is None:
-        return None
     subject = _operand_in(database, state, _subject_span(state, index, against), index, excluded) or next(
         (state.resolved[i].operand for i in sorted(state.resolved, reverse=True)
          if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"),
         None,
     )
-    return (subject, comparison) if subject is not None else None
+    if subject is None:
+        return None
+    comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
+    return (subject, comparison) if comparison is not None else None
 
 
 def _subject_span(state: _PageState, index: int, against: re.Match | None) -> tuple[int, int]:
@@ -628,13 +641,15 @@ def _phrase_end(page: Page, start: int, limit: int) -> int:
 
 
 def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int,
-                excluded: list[tuple[int, int]] = ()) -> _Operand | None:
-    """A figure claimed inside the span, else the figure of the topic the span names, for the record the page is about."""
+                excluded: list[tuple[int, int]] = (), dimension: str | None = None) -> _Operand | None:
+    """A figure claimed inside the span (of the other side's dimension), else the figure of the tier the span names."""
     if span[0] >= span[1]:
         return None
     for index in sorted(state.resolved):
-        if span[0] <= state.claims[index].start < span[1] and not _inside(state.claims[index], excluded):
-            return state.resolved[index].operand
+        operand = state.resolved[index].operand
+        if (span[0] <= state.claims[index].start < span[1] and not _inside(state.claims[index], excluded)
+                and dimension in (None, operand.dimension)):
+            return operand
     words = state.page.text[span[0]:span[1]]
     topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
     if topic is None:
@@ -655,7 +670,7 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
             figure = figures[0]
             value = figure.timeline[database.effective(figure)][0]
             return _Operand(value, Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction"),
-                            figure.direction, figure.label)
+                            figure.direction, figure.label, figure.dimension)
     return None
 
 

@@ -44,7 +44,7 @@ def pages() -> list[Path]:
 
 def score(findings_by_page: dict[str, list]) -> dict[str, object]:
     """Precision (findings that are expected claims with the right verdict and figure) and recall (expected claims so found)."""
-    rows = expected()
+    rows = [row for row in expected() if row.page in findings_by_page]
     findings = [finding for page_findings in findings_by_page.values() for finding in page_findings]
     hits = [row for row in rows if any(row.matches(finding) for finding in findings_by_page.get(row.page, []))]
     correct = [finding for page, page_findings in findings_by_page.items() for finding in page_findings
