@@ -16,14 +16,13 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import Stamp, content_digest, read_specs
 from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
 if TYPE_CHECKING:
-    from specdb import schema
     from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
@@ -87,7 +86,9 @@ def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, st
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True, timeout=1)
         try:
             with connection:
-                connection.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", rows.items())
+                connection.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", rows.items()
+                )
         finally:
             connection.close()
     except sqlite3.Error:
@@ -268,12 +269,13 @@ def _migrate_file(path: Path) -> None:
 
 def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
     from specdb import models
+    from specdb.rows import dataset_rows
 
     engine = _engine(path)
     try:
         with engine.begin() as connection:
             migrate(connection)
-            rows = _rows(dataset, meta)
+            rows = dataset_rows(dataset, meta)
             # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
             raw = connection.connection.driver_connection
             for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
@@ -323,94 +325,3 @@ def _count_figures(dataset: Dataset) -> int:
     from specdb import schema
 
     return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))
-
-
-def _policy_text(period: schema.Period | None) -> str | None:
-    return None if period is None else f"{period.count} {period.period}"
-
-
-def effective_policy(dataset: Dataset, record: schema.Record, figure: schema.Figure) -> tuple[str | None, str | None]:
-    """warn_after and error_after for a figure: the figure's own, else its record's, else its kind's; an explicit null switches one off."""
-    kind_policy = dataset.policies.review.get(record.kind) if dataset.policies else None
-    chosen = []
-    for key in ("warn_after", "error_after"):
-        value = None
-        for policy in (figure.review, record.review, kind_policy):
-            if policy is not None and key in policy.model_fields_set:
-                value = getattr(policy, key)
-                break
-        chosen.append(_policy_text(value))
-    return chosen[0], chosen[1]
-
-
-def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
-    from specdb import schema
-
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")}
-    rows["meta"] = [{"key": key, "value": value} for key, value in sorted(meta.items())]
-    figure_id = claim_id = citation_id = 0
-
-    def cite(citations: Iterable[schema.SourceCitation], figure: int, claim: int | None) -> None:
-        nonlocal citation_id
-        for position, citation in enumerate(citations):
-            citation_id += 1
-            rows["citation"].append({
-                "id": citation_id, "figure_id": figure, "claim_id": claim, "position": position,
-                "source_id": citation.ref, "quote": citation.quote, "locator": citation.locator, "note": citation.note,
-            })
-
-    for record_id in sorted(dataset.records):
-        loaded = dataset.records[record_id]
-        model = loaded.model
-        if isinstance(model, schema.SourceRecord):
-            rows["source"].append({
-                "id": model.id, "name": model.name, "publisher": model.publisher, "url": model.url,
-                "citation": model.citation, "published": _iso(model.published), "accessed": _iso(model.accessed),
-                "notes": model.notes, "path": loaded.relpath,
-            })
-            continue
-        rows["record"].append({
-            "id": model.id, "kind": model.kind, "name": model.name, "vendor": model.vendor, "family": model.family,
-            "released": model.released.text if model.released else None, "released_date": _iso(model.released),
-            "notes": model.notes, "path": loaded.relpath,
-        })
-        for alias in model.aliases:
-            rows["alias"].append({"alias_key": alias.casefold(), "alias": alias, "record_id": model.id})
-        for role, target in sorted(model.uses.items()):
-            rows["record_use"].append({"record_id": model.id, "role": role, "target_id": target})
-        for name in sorted(model.figures):
-            figure = model.figures[name]
-            figure_id += 1
-            warn_after, error_after = effective_policy(dataset, model, figure)
-            rows["figure"].append({
-                "id": figure_id, "record_id": model.id, "name": name,
-                "value_text": figure.value.text, "value": figure.value.value, "unit": figure.value.unit,
-                "dimension": figure.value.dimension, "direction": figure.direction, "scope": figure.scope,
-                "status": figure.status, "as_of": _iso(figure.as_of), "as_of_text": figure.as_of.text,
-                "reviewed": _iso(figure.reviewed), "reviewed_text": figure.reviewed.text,
-                "precision": figure.precision, "sparsity": figure.sparsity, "method": figure.method,
-                "note": figure.note, "uncertainty": figure.uncertainty,
-                "derived_product": " ".join(figure.derived.product) if figure.derived else None,
-                "derived_factor": figure.derived.factor if figure.derived else None,
-                "warn_after": warn_after, "error_after": error_after,
-            })
-            cite(figure.sources, figure_id, None)
-            claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]
-            claims += [("alternative", entry) for entry in figure.alternatives]
-            positions = {"history": 0, "alternative": 0}
-            for claim_kind, claim in claims:
-                claim_id += 1
-                rows["claim"].append({
-                    "id": claim_id, "figure_id": figure_id, "claim_kind": claim_kind, "position": positions[claim_kind],
-                    "value_text": claim.value.text, "value": claim.value.value, "unit": claim.value.unit,
-                    "status": claim.status, "direction": getattr(claim, "direction", None), "scope": getattr(claim, "scope", None),
-                    "as_of": _iso(claim.as_of), "reviewed": _iso(getattr(claim, "reviewed", None)),
-                    "reason": getattr(claim, "reason", None), "note": getattr(claim, "note", None),
-                })
-                positions[claim_kind] += 1
-                cite(claim.sources, figure_id, claim_id)
-    return rows
-
-
-def _iso(date: schema.SpecDate | None) -> str | None:
-    return date.day.isoformat() if date else None

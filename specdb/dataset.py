@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pydantic import ValidationError
 
-from specdb import schema
+from specdb import schema, vocabulary
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
 from specdb.yamlread import Located, parse_yaml
@@ -147,12 +147,39 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'"))
     if folder != model.kind:
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
+    if isinstance(model, Record):
+        problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message) for path, message in _vocabulary_problems(model))
     if model.id in dataset.records:
         other = dataset.records[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}"))
         return True
     dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
     return matches_name
+
+
+def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Each figure against its name's entry in the vocabulary: known, on this kind, of its dimension, counted as it must be.
+
+    A path of two parts points at the figure's name, a longer one at one of its keys.
+    """
+    for name, figure in record.figures.items():
+        base = ("figures", name)
+        entry = vocabulary.lookup(name)
+        if entry is None:
+            yield base, f"figures: unknown figure name '{name}'{vocabulary.suggestion(name)}"
+            continue
+        if record.kind not in entry.kinds:
+            yield base, f"figures.{name}: {record.kind} records cannot have this figure (it belongs to: {', '.join(entry.kinds)})"
+        quantity = figure.value
+        if quantity.dimension != entry.dimension:
+            yield base + ("value",), f"figures.{name}: '{quantity.text}' is a {quantity.dimension}, but {name} is a {entry.dimension}"
+            continue
+        if entry.whole and quantity.value != int(quantity.value):
+            yield base + ("value",), f"figures.{name}: '{quantity.text}' must be a whole number ({entry.description})"
+        if entry.directions and figure.direction not in entry.directions:
+            yield base + ("direction",), f"figures.{name}: direction '{figure.direction}' does not fit; {name} is counted {' or '.join(entry.directions)}"
+        if entry.scope and figure.scope is not None and figure.scope != entry.scope:
+            yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
 
 
 _CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product"}
