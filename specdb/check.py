@@ -368,23 +368,24 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 if trust == "decides" and not choices:
                     return mention
                 continue
-            figure, agrees = _best(database, claim, topic, mention.records, state)
+            figure, agrees, distance = _best(database, claim, topic, mention.records, state)
             if named is None and not mention.family:
                 named = mention
             if figure is None:
                 continue
             direct = figure.record_id in mention.records
             if agrees or (trust == "decides" and direct):
-                choices.append((not (agrees and direct), not agrees, order, figure))
+                # Where none agrees, the figure nearest in value is the one the text most likely meant.
+                choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
         if choices:
-            return min(choices, key=lambda choice: choice[:3])[3]
+            return min(choices, key=lambda choice: choice[:4])[4]
     if claim.dimension == "count":
         return None
     remembered = state.topic_record(topic, claim.start) if topic else None
     if remembered:
-        figure, agrees = _best(database, claim, topic, (remembered,), state)
+        figure, agrees, _ = _best(database, claim, topic, (remembered,), state)
         if agrees:
             return figure
     if fallback is not None:
@@ -411,8 +412,8 @@ def _page_subject(state: _PageState) -> list[Mention]:
     return [max(counts.values(), key=len)[0]] if counts else []
 
 
-def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> tuple[Figure | None, bool]:
-    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best, and whether it agrees.
+def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> tuple[Figure | None, bool, float]:
+    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best, whether it agrees, and how far off it is.
 
     Records used by or using a named one count only with the scope the text states.
     """
@@ -424,7 +425,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     measured = "measur" in state.page.text[sentence.start:sentence.end].casefold()
     precision = _precision(state, claim)
     if claim.dimension == "compute" and _SPARSE.search(state.page.text, sentence.start, sentence.end):
-        return None, False  # the database holds dense figures only
+        return None, False, math.inf  # the database holds dense figures only
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
@@ -433,7 +434,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if claim.scope and claim.dimension == "bandwidth":
         candidates = [figure for figure in candidates if figure.record_id in direct or figure.scope == claim.scope]
     if not candidates:
-        return None, False
+        return None, False, math.inf
 
     def fit(figure: Figure) -> tuple[int, int, int, float]:
         values = [entry[0] for entry in figure.timeline]
@@ -453,7 +454,8 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
         )
 
     best = min(candidates, key=fit)
-    return best, fit(best)[0] == 0
+    agrees, _, _, distance = fit(best)
+    return best, agrees == 0, distance
 
 
 def _kind_of(state: _PageState, claim: Claim) -> str:
