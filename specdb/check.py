@@ -230,7 +230,7 @@ def failing(findings: list[Finding], strict: bool = False) -> bool:
 def _located(finding: Finding, page: Page, claim: Claim, path: str) -> Finding:
     finding.path = path
     finding.line, finding.column = page.position(claim.start)
-    finding.claim = claim.text
+    finding.claim = " ".join(claim.text.split())  # markup blanked inside a claim leaves runs of spaces
     return finding
 
 

@@ -47,7 +47,7 @@ _WORD_NUMBERS = {
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }
 _NUMBER = r"(?<![\w.,/\-−])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)"
-_SPACE = r"[ \u00a0\u2009\u202f]?"
+_SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
 QUANTITY = re.compile(rf"{_NUMBER}{_SPACE}(?P<unit>{_UNIT})(?![\w/])")
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",

@@ -239,3 +239,10 @@ def test_check_loads_no_heavy_library(bundled_db):
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_html_entities_and_tags_inside_a_figure(database):
+    """PCIe 5.0 x16 one way: 32 GT/s x 16 x 128/130 / 8 = 63.0 GB/s, not 64."""
+    findings = check_text("<p>PCIe&nbsp;5.0 x16 moves <b>64</b>&nbsp;GB/s per direction.</p>", database, fmt="html")
+    assert [(f.claim, f.verdict, f.figure, f.suggestion) for f in findings] == [
+        ("64 GB/s", "mismatch", "x16_per_direction_bandwidth", "63 GB/s per-direction")]
