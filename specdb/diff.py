@@ -7,12 +7,12 @@ count-only stat view.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from specdb.errors import InvalidSpecs, UsageError
+from specdb.output import to_json
 from specdb.snapshot import Citation, Claim, FigureState, RecordState, Snapshot, from_database, from_dataset
 from specdb.tiers import ratio_rows
 
@@ -311,7 +311,7 @@ def _label(snapshot: Snapshot) -> str:
 def render(changes: list[Change], fmt: str, old: Snapshot, new: Snapshot) -> str:
     old_label, new_label = _label(old), _label(new)
     if fmt == "json":
-        return json.dumps([change.as_dict() for change in changes], indent=2) + "\n"
+        return to_json([change.as_dict() for change in changes])
     summary = counts(changes)
     if fmt == "stat":
         lines = [f"{old_label} -> {new_label}: {len(changes)} changes"] + [f"  {kind:18} {count}" for kind, count in summary.items()]
