@@ -28,6 +28,7 @@ VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatc
 FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
 _DIRECTED = ("per-direction", "bidirectional")
+_BINARY_PREFIXES = {"Ki": 1.024, "Mi": 1.024**2, "Gi": 1.024**3, "Ti": 1.024**4, "Pi": 1.024**5}
 _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
 _ROUNDING_CAP = 0.025
@@ -286,6 +287,10 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
     counted = stated if (stated and directed) else figure.direction
     target = _on_basis(value, figure.direction, counted)
+    as_vendors_write = _decimal_reading(value_text, value) if claim.dimension == "size" else None
+    if as_vendors_write is not None and not _agrees(claim, target) and _agrees(claim, as_vendors_write):
+        return figure, _finding("ok", figure, expected, None,
+                                f"the part holds {value_text}; vendors write the same number in GB"), counted
     if _agrees(claim, target):
         sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
         if sibling is not None:
@@ -302,7 +307,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"agrees only counted {other_direction}, which the text does not say",
                                                 f"{_in_unit(claim, other)} {other_direction}"), other_direction
-    suggestion = f"{_in_unit(claim, target)}{' ' + counted if stated and directed else ''}"
+    suggestion = value_text if as_vendors_write is not None else f"{_in_unit(claim, target)}{' ' + counted if stated and directed else ''}"
     for earlier_value, earlier_text, earlier_as_of in figure.timeline[:current]:
         if _agrees(claim, _on_basis(earlier_value, figure.direction, counted)):
             return figure, _finding("stale", figure, expected, counted,
@@ -700,6 +705,14 @@ def _on_basis(value: float, direction: str | None, basis: str | None) -> float:
 
 def _other(direction: str | None) -> str:
     return "per-direction" if direction == "bidirectional" else "bidirectional"
+
+
+def _decimal_reading(value_text: str, value: float) -> float | None:
+    """A capacity stored in binary units read as vendors write it: 141 GiB marketed as "141 GB" is 141e9 here."""
+    for prefix, scale in _BINARY_PREFIXES.items():
+        if value_text.endswith(f"{prefix}B"):
+            return value / scale
+    return None
 
 
 def _is_bytes(claim: Claim) -> bool:

@@ -117,16 +117,23 @@ def test_as_of_checks_an_old_page_against_the_values_then(bundled_db):
     now = by_claim(check_text(text, Database(specdb.connect(REPO / "specs", bundled_db))))
     then = by_claim(check_text(text, Database(specdb.connect(REPO / "specs", bundled_db), as_of=dt.date(2024, 7, 1))))
     assert now[3, "288 GB"].verdict == "stale" and "288 GB as of 2024-06-01" in now[3, "288 GB"].note
-    assert now[3, "288 GB"].suggestion == "256 GB"
+    assert now[3, "288 GB"].suggestion == "256 GiB"
     assert then[3, "288 GB"].verdict == "ok"
 
 
 def test_a_page_reviewed_before_a_figure_changed_is_stale(database):
-    """Ironwood's HBM: 7.37 TB/s announced (2025-04), 7,380 GB/s shipping (2025-11); 7.0 TB/s is neither."""
-    old = check_text("Last reviewed in March 2025.\n\nIronwood reads its HBM at 7.0 TB/s.\n", database)
-    new = check_text("Last reviewed in December 2025.\n\nIronwood reads its HBM at 7.0 TB/s.\n", database)
-    assert [f.verdict for f in old] == ["stale"] and "reviewed 2025-03-01" in old[0].note
-    assert [f.verdict for f in new] == ["mismatch"] and new[0].suggestion == "7.38 TB/s"
+    """The MI325X: 288 GB announced (2024-06), 256 GiB shipping (2024-10); 300 GB is neither."""
+    old = check_text("Last reviewed in August 2024.\n\nThe MI325X carries 300 GB of HBM3E.\n", database)
+    new = check_text("Last reviewed in December 2024.\n\nThe MI325X carries 300 GB of HBM3E.\n", database)
+    assert [f.verdict for f in old] == ["stale"] and "reviewed 2024-08-01" in old[0].note
+    assert [f.verdict for f in new] == ["mismatch"] and new[0].suggestion == "256 GiB"
+
+
+def test_capacities_in_the_vendors_gb_are_the_parts_gib(database):
+    """An H200 holds 141 GiB (151.4e9 bytes), which NVIDIA markets as "141 GB"; 151 GB is the same bytes."""
+    findings = check_text("The H200 has 141 GB of HBM3e. The H200 has 151 GB of HBM3e. The H200 has 144 GB of HBM3e.", database)
+    assert [(f.verdict, f.suggestion) for f in findings] == [("ok", None), ("ok", None), ("mismatch", "141 GiB")]
+    assert "141 GiB" in findings[0].note
 
 
 def test_an_alternative_value_is_a_mismatch_that_says_so(database):
@@ -206,7 +213,7 @@ def test_as_of_and_reviewed_options(bundled_db):
     page = str(CORPUS / "11-old-review.md")
     assert run(bundled_db, page).exit_code == 1
     assert run(bundled_db, page, "--as-of", "2024-07").exit_code == 0
-    result = run(bundled_db, "-", "--reviewed", "2025-03", stdin="Ironwood reads its HBM at 7.0 TB/s.\n")
+    result = run(bundled_db, "-", "--reviewed", "2024-08", stdin="The MI325X carries 300 GB of HBM3E.\n")
     assert "stale" in result.stdout
 
 
