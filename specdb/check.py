@@ -15,7 +15,9 @@ import datetime as dt
 import math
 import re
 import sqlite3
+from bisect import bisect_left
 from dataclasses import asdict, dataclass, field
+from itertools import islice
 from typing import Any
 
 from specdb.claims import JOINER as _JOINER, UNIT_SPELLINGS, Claim, extract
@@ -28,6 +30,7 @@ VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatc
 FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
 _DIRECTED = ("per-direction", "bidirectional")
+_LONGEST_NAME = 200  # characters; a name ending right before a number starts no further back than this
 _BINARY_PREFIXES = {"Ki": 1.024, "Mi": 1.024**2, "Gi": 1.024**3, "Ti": 1.024**4, "Pi": 1.024**5}
 _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
@@ -130,6 +133,18 @@ class _PageState:
     reviewed: dt.date | None
     resolved: dict[int, _Resolved] = field(default_factory=dict)
     topic_records: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, topic, record id), in reading order
+
+    def __post_init__(self) -> None:
+        self.mention_starts = [mention.start for mention in self.mentions]
+        self.claim_starts = [claim.start for claim in self.claims]
+        self.subject = _page_subject(self.mentions)
+        self.comparisons = _comparison_spans(self.page, self.claims)
+
+    def mentions_in(self, start: int, end: int) -> list[Mention]:
+        return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
+
+    def claims_in(self, start: int, end: int) -> range:
+        return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
 
     def topic_record(self, topic: str, before: int) -> str | None:
         """The record last matched for a topic before an offset."""
@@ -266,13 +281,13 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
 
 def _names_hardware(state: _PageState, claim: Claim) -> bool:
     sentence = state.page.sentence_of(claim.start)
-    return any(mention.known and not mention.family and sentence.start <= mention.start < sentence.end for mention in state.mentions)
+    return any(mention.known and not mention.family for mention in state.mentions_in(sentence.start, sentence.end))
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
     """A size written right after a product name is the variant's name ("A100 80GB"), not a claim."""
     return any(mention.known and 0 <= claim.start - mention.end <= 1 and not state.page.text[mention.end:claim.start].strip()
-               and not mention.text.endswith(("'s", "’s")) for mention in state.mentions)
+               and not mention.text.endswith(("'s", "’s")) for mention in state.mentions_in(claim.start - _LONGEST_NAME, claim.start))
 
 
 def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[Figure, Finding, str | None]:
@@ -339,12 +354,11 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     paragraph = page.paragraphs[number]
     previous = page.paragraphs[number - 1] if number else paragraph
 
-    others = [_own_phrase(state, other) for other in range(len(state.claims)) if other != index
-              and within.start <= state.claims[other].start < within.end]
+    others = [_own_phrase(state, other) for other in state.claims_in(within.start, within.end) if other != index]
 
     def nearest(start: int, end: int, family: bool) -> list[Mention | Figure]:
         """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to another claim's words)."""
-        mentions = [m for m in state.mentions if start <= m.start < end and m.family == family]
+        mentions = [m for m in state.mentions_in(start, end) if m.family == family]
         inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
         before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
         after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not any(a <= m.start < b for a, b in others))),
@@ -360,7 +374,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     tiers.append((nearest(within.start, within.end, True), "decides"))
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
-                  (nearest(previous.start, paragraph.start, True), "agrees"), (_page_subject(state), "agrees")]
+                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "agrees")]
     fallback: Figure | None = None
     named: Mention | None = None
     for mentions, trust in tiers:
@@ -401,17 +415,18 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 def _repeated(state: _PageState, index: int) -> list[Figure]:
     """The figure of an earlier claim with the same value: a page repeats its figures without naming them again."""
     claim = state.claims[index]
-    return [
+    repeated = next((
         resolved.figure for earlier, resolved in state.resolved.items()
         if state.claims[earlier].kind == "quantity" and state.claims[earlier].dimension == claim.dimension
         and _agrees(claim, state.claims[earlier].value)
-    ][:1]
+    ), None)
+    return [repeated] if repeated else []
 
 
-def _page_subject(state: _PageState) -> list[Mention]:
+def _page_subject(mentions: list[Mention]) -> list[Mention]:
     """The record the page names most often: what a figure with no name nearby is most likely about."""
     counts: dict[tuple[str, ...], list[Mention]] = {}
-    for mention in state.mentions:
+    for mention in mentions:
         if mention.known and not mention.family:
             counts.setdefault(mention.records, []).append(mention)
     return [max(counts.values(), key=len)[0]] if counts else []
@@ -590,20 +605,20 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     comparisons = list(_COMPARISON.finditer(page.text, sentence.start, sentence.end))
     against = next((match for match in reversed(comparisons) if match.end() <= claim.start and match.group().casefold() != "than"), None)
     than = next((match for match in comparisons if match.start() >= claim.end and match.group().casefold() == "than"), None)
-    excluded = _comparison_spans(state)
+    excluded = state.comparisons
     if than is not None:
         span = (than.end(), _phrase_end(page, than.end(), sentence.end))
     elif against is not None:
         span = (against.end(), claim.start)
     else:
-        recent = [i for i in sorted(state.resolved, reverse=True) if i < index and not _inside(state.claims[i], excluded)][:6]
+        recent = list(islice((i for i in reversed(state.resolved) if i < index and not _inside(state.claims[i], excluded)), 6))
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
                 return state.resolved[newest].operand, state.resolved[partner].operand
         return None
     subject = _operand_in(database, state, _subject_span(state, index, against), index, excluded) or next(
-        (state.resolved[i].operand for i in sorted(state.resolved, reverse=True)
+        (state.resolved[i].operand for i in reversed(state.resolved)
          if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"),
         None,
     )
@@ -622,16 +637,16 @@ def _subject_span(state: _PageState, index: int, against: re.Match | None) -> tu
     return (clause.start + cuts[-1] if cuts else clause.start), end
 
 
-def _comparison_spans(state: _PageState) -> list[tuple[int, int]]:
+def _comparison_spans(page: Page, claims: list[Claim]) -> list[tuple[int, int]]:
     """The stretches of text that name what a ratio is compared against; a figure inside one is not the ratio's subject."""
     spans = []
-    for claim in state.claims:
+    for claim in claims:
         if claim.kind != "ratio":
             continue
-        sentence = state.page.sentence_of(claim.start)
-        for match in _COMPARISON.finditer(state.page.text, sentence.start, sentence.end):
+        sentence = page.sentence_of(claim.start)
+        for match in _COMPARISON.finditer(page.text, sentence.start, sentence.end):
             if match.group().casefold() == "than" and match.start() >= claim.end:
-                spans.append((match.end(), _phrase_end(state.page, match.end(), sentence.end)))
+                spans.append((match.end(), _phrase_end(page, match.end(), sentence.end)))
                 break
             if match.group().casefold() != "than" and match.end() <= claim.start:
                 spans.append((match.end(), claim.start))
@@ -652,18 +667,17 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
     """A figure claimed inside the span (of the other side's dimension), else the figure of the tier the span names."""
     if span[0] >= span[1]:
         return None
-    for index in sorted(state.resolved):
-        operand = state.resolved[index].operand
-        if (span[0] <= state.claims[index].start < span[1] and not _inside(state.claims[index], excluded)
-                and dimension in (None, operand.dimension)):
-            return operand
+    for index in state.claims_in(*span):
+        resolved = state.resolved.get(index)
+        if resolved is not None and not _inside(state.claims[index], excluded) and dimension in (None, resolved.operand.dimension):
+            return resolved.operand
     words = state.page.text[span[0]:span[1]]
     topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
     if topic is None:
         return None
-    named = [m for m in state.mentions if span[0] <= m.start < span[1] and m.known and not m.family]
+    named = [m for m in state.mentions_in(*span) if m.known and not m.family]
     paragraph = state.page.paragraphs[state.page.paragraph_of(span[0])]
-    context = named or sorted((m for m in state.mentions if paragraph.start <= m.start < span[0] and m.known and not m.family),
+    context = named or sorted((m for m in state.mentions_in(paragraph.start, span[0]) if m.known and not m.family),
                               key=lambda m: -m.start)
     records = [m.records[0] for m in context]
     remembered = state.topic_record(topic, span[0])

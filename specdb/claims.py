@@ -9,6 +9,7 @@ reads units exactly as the specs do.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 
 from specdb.prose import Page
@@ -123,10 +124,8 @@ def extract(page: Page) -> list[Claim]:
     """Every claim in the page, in reading order."""
     text = page.text
     found: list[Claim] = []
-    taken: list[tuple[int, int]] = []
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= begin or start >= finish for begin, finish in taken)
+    taken = Spans()
+    free = taken.free
 
     for match in QUANTITY.finditer(text):
         unit = UNIT_SPELLINGS[match["unit"]]
@@ -137,7 +136,7 @@ def extract(page: Page) -> list[Claim]:
         factor = quantity.value / number
         found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
                            match["unit"], half * factor))
-        taken.append((match.start(), match.end()))
+        taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
         if not free(match.start(), match.end()):
             continue
@@ -146,7 +145,7 @@ def extract(page: Page) -> list[Claim]:
             number, half = number * 1000, half * 1000
         noun = _COUNT_NOUNS[match["noun"].casefold()] if match["noun"] else "accelerators"
         found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half, noun=noun))
-        taken.append((match.start(), match.end()))
+        taken.add(match.start(), match.end())
     for match in RATIO.finditer(text):
         if not free(match.start(), match.end()):
             continue
@@ -158,10 +157,28 @@ def extract(page: Page) -> list[Claim]:
         end = match.end() if match["sign"] or "fold" in match.group() else match.start() + len(match.group().rstrip())
         found.append(Claim("ratio", match.start(), end, text[match.start():end].strip(), number, "ratio", "x", half,
                            high=float(high) if high else None))
-        taken.append((match.start(), end))
+        taken.add(match.start(), end)
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
     return [_with_context(page, found, index) for index in range(len(found))]
+
+
+class Spans:
+    """Stretches of text already taken, kept sorted so that a new one is checked against its neighbours only."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, start: int, end: int) -> None:
+        at = bisect_left(self.starts, start)
+        self.starts.insert(at, start)
+        self.ends.insert(at, end)
+
+    def free(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps no taken stretch (taken stretches never overlap each other)."""
+        at = bisect_left(self.starts, start)
+        return (at == 0 or self.ends[at - 1] <= start) and (at == len(self.starts) or end <= self.starts[at])
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:

@@ -14,6 +14,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from specdb.claims import Spans
 from specdb.prose import Page
 
 _GENERIC_SUFFIX = re.compile(
@@ -95,9 +96,11 @@ class Lexicon:
                 found.append(Mention(match.start(), match.end(), match.group(), records))
         found = self._unknown_versions(text, found)
         found.extend(self._generations(page, found))
-        taken = [(mention.start, mention.end) for mention in found]
+        taken = Spans()
+        for mention in sorted(found, key=lambda mention: mention.start):
+            taken.add(mention.start, mention.end)
         for match in _MODEL_NUMBER.finditer(text):
-            if _NOT_HARDWARE.match(match.group()) or any(start < match.end() and match.start() < end for start, end in taken):
+            if _NOT_HARDWARE.match(match.group()) or not taken.free(match.start(), match.end()):
                 continue
             found.append(Mention(match.start(), match.end(), match.group(), ()))
         return sorted(found, key=lambda mention: mention.start)

@@ -9,7 +9,9 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
+from bisect import bisect_right
 from dataclasses import dataclass
+from functools import cached_property
 
 FORMATS = ("text", "markdown", "html")
 
@@ -50,8 +52,12 @@ class Page:
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based line and column of an offset in the file."""
-        line = self.source.count("\n", 0, offset) + 1
-        return line, offset - (self.source.rfind("\n", 0, offset) + 1) + 1
+        line = bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return [0] + [match.end() for match in re.finditer("\n", self.source)]
 
     def paragraph_of(self, offset: int) -> int:
         return _index_of(self.paragraphs, offset)
