@@ -8,6 +8,7 @@ The Python API (the CLI is a thin layer over it):
     specdb.records(connection, kind="accelerator")
     specdb.show(connection, "NVIDIA H100 80GB HBM3")
     specdb.figures(connection, name="memory_bandwidth")
+    specdb.check_text(open("page.md").read(), connection)   # the hardware figures in prose, each with a verdict
 
 Heavy libraries (SQLModel, Alembic, pydantic) load only when specs are
 validated or a database is built, never on import.
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from specdb.builder import BuildResult
+    from specdb.check import Database, Finding
     from specdb.dataset import Dataset
 
 
@@ -71,3 +73,21 @@ def figures(connection: "sqlite3.Connection", **filters: Any) -> list[dict[str, 
     from specdb.catalog import list_figures
 
     return list_figures(connection, **filters)
+
+
+def check_text(text: str, connection: "sqlite3.Connection | Database", **options: Any) -> list["Finding"]:
+    """The hardware figures claimed in `text` (plain text, Markdown or HTML), each with its verdict against the database.
+
+    Verdicts: ok, mismatch, stale, ambiguous-basis (a bandwidth whose counting
+    the text does not state, where the two counts differ), mixed-basis (a ratio
+    or a derived time that mixes figures counted differently) and unmatched
+    (hardware, or a kind of figure, the database does not hold). Options:
+    `path` (for locations and the format guess), `fmt` ("text", "markdown",
+    "html"), `as_of` (a date: check against the values then, from the
+    figures' history), `reviewed` (the page's review date when the text does
+    not state it). Each Finding has path, line, column, claim, verdict,
+    record_id, figure, expected, basis, note and a suggested correction.
+    """
+    from specdb.check import check_text as check
+
+    return check(text, connection, **options)

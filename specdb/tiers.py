@@ -168,7 +168,7 @@ def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction
         for name, upper, lower in RATIOS:
             high, low = found.tiers[upper], found.tiers[lower]
             row[name] = rounded(high.on(basis) / low.on(basis), 2) if high and low else None
-            if high and low and not _same_basis(high.counted(basis), low.counted(basis)):
+            if high and low and not same_basis(high.counted(basis), low.counted(basis)):
                 mixed.append(name)
         scale_out = found.tiers["scale_out"]
         row["bf16_flop_per_network_byte"] = (
@@ -184,7 +184,7 @@ def _whole(value: float) -> float:
     return round(value) if value >= 0.5 else rounded(value, 0)
 
 
-def _same_basis(one: str, other: str) -> bool:
+def same_basis(one: str, other: str) -> bool:
     """Memory totals and one-way link figures are one basis; a bidirectional figure is not, beside either."""
     return (one in _ONE_WAY) == (other in _ONE_WAY)
 

@@ -31,6 +31,7 @@ COMMANDS = {
     "plot": ("specdb.cli.plot", "plot_app"),
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),
+    "check": ("specdb.cli.check", "check"),
 }
 
 

@@ -1,0 +1,62 @@
+"""check: the hardware figures in prose, against the database."""
+
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from specdb.cli.common import DbOption, SpecsOption, open_database
+
+
+class CheckFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
+def check(
+    paths: Annotated[list[str], typer.Argument(help="Plain text, Markdown or HTML files; - reads standard input", show_default=False)],
+    as_of: Annotated[Optional[str], typer.Option("--as-of", help="Check against the values in force on this date (YYYY-MM or YYYY-MM-DD), for an old page")] = None,
+    reviewed: Annotated[Optional[str], typer.Option("--reviewed", help="The page's review date, when the text does not state it")] = None,
+    strict: Annotated[bool, typer.Option("--strict", help="ambiguous-basis and unmatched findings fail too")] = False,
+    specs: SpecsOption = None,
+    db: DbOption = None,
+    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = CheckFormat.text,
+) -> None:
+    """Find the hardware figures in prose and say which are ok, wrong (mismatch), stale, counted ambiguously or on mixed bases, or unmatched.
+
+    Exit 1 when a claim is a mismatch, stale or mixed-basis (with --strict, also ambiguous-basis or unmatched).
+
+    Examples: specdb check page.md ; specdb check --format markdown notes/*.html ; cat page.txt | specdb check - --as-of 2025-01
+    """
+    from specdb.check import Database, check_text, failing, render, summary
+    from specdb.review import parse_cutoff
+
+    when = parse_cutoff(as_of) if as_of else None
+    page_date = parse_cutoff(reviewed) if reviewed else None
+    texts = [(path, _read(path)) for path in paths]
+    database = Database(open_database(specs, db), when)
+    findings = [finding for path, text in texts for finding in check_text(text, database, path=path, reviewed=page_date)]
+    sys.stdout.write(render(findings, fmt.value))
+    print(summary(findings), file=sys.stderr)
+    if failing(findings, strict=strict):
+        raise typer.Exit(1)
+
+
+def _read(path: str) -> str:
+    from specdb.errors import UsageError
+
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder; name the files to check") from None
+    except OSError as error:
+        raise UsageError(f"{path}: cannot be read ({error.strerror})") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{path}: byte {error.start}: not UTF-8 text") from None

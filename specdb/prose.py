@@ -1,0 +1,177 @@
+"""Prose as the checker reads it: plain text, Markdown or HTML turned into text of the same length, cut into paragraphs and sentences.
+
+Markup is blanked out rather than removed, so an offset in the readable text
+is the same offset in the file and every finding keeps its line and column.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+
+FORMATS = ("text", "markdown", "html")
+
+_HTML_HIDDEN = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+_HTML_TAG = re.compile(r"<[^<>]*>")
+_HTML_BLOCK = re.compile(r"</?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|pre|dd|dt)\b", re.IGNORECASE)
+_HTML_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
+_MARKDOWN_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
+_URL = re.compile(r"\bhttps?://\S+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+_HTML_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n")
+_CLAUSE_END = re.compile(r"[;:—–]|\s-\s|\s\|\s")
+
+_MONTHS = {name: number for number, name in enumerate(
+    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"), 1)}
+_REVIEWED = re.compile(
+    r"\b(?:last\s+)?(?:reviewed|updated|revised|checked)\s+(?:on\s+|in\s+|as\s+of\s+)?"
+    r"(?:(?P<iso>\d{4}-\d{2}(?:-\d{2})?)|(?P<month>[A-Za-z]+)\s+(?:(?P<day>\d{1,2}),?\s+)?(?P<year>\d{4}))",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Page:
+    """Readable text of one file, the same length as the file, with its paragraphs, sentences and clauses."""
+
+    source: str
+    text: str
+    paragraphs: tuple[Span, ...]
+    sentences: tuple[Span, ...]
+    clauses: tuple[Span, ...]
+
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based line and column of an offset in the file."""
+        line = bisect_right(self.line_starts, offset)
+        return line, offset - self.line_starts[line - 1] + 1
+
+    @cached_property
+    def line_starts(self) -> list[int]:
+        return [0] + [match.end() for match in re.finditer("\n", self.source)]
+
+    def paragraph_of(self, offset: int) -> int:
+        return _index_of(self.paragraphs, offset)
+
+    def sentence_of(self, offset: int) -> Span:
+        return self.sentences[_index_of(self.sentences, offset)]
+
+    def clause_of(self, offset: int) -> Span:
+        return self.clauses[_index_of(self.clauses, offset)]
+
+
+def _index_of(spans: tuple[Span, ...], offset: int) -> int:
+    low, high = 0, len(spans) - 1
+    while low < high:
+        middle = (low + high + 1) // 2
+        if spans[middle].start <= offset:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def detect_format(source: str, name: str = "") -> str:
+    lowered = name.casefold()
+    if lowered.endswith((".html", ".htm", ".xhtml")):
+        return "html"
+    if lowered.endswith((".md", ".markdown")):
+        return "markdown"
+    if re.match(r"\s*<(!doctype|html|body|p|div|article)\b", source, re.IGNORECASE):
+        return "html"
+    return "text"
+
+
+def read_page(source: str, fmt: str) -> Page:
+    """The readable text of a file in a format of FORMATS, cut into paragraphs, sentences and clauses."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}")
+    text = _URL.sub(_blank, source)
+    if fmt == "html":
+        text = _HTML_HIDDEN.sub(_blank, text)
+        text = _HTML_TAG.sub(_blank_tag, text)
+        text = _HTML_ENTITY.sub(_entity, text)
+    elif fmt == "markdown":
+        text = _MARKDOWN_LINK_TARGET.sub(lambda match: "]" + _blank_text(match.group()[1:]), text)
+    paragraphs = _paragraphs(text)
+    # In HTML a line break is markup (a cell, a list item, a <br>), so it ends a sentence.
+    sentence_end = _HTML_SENTENCE_END if fmt == "html" else _SENTENCE_END
+    sentences = tuple(span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end))
+    clauses = tuple(span for sentence in sentences for span in _split(text, sentence, _CLAUSE_END))
+    return Page(source, text, paragraphs, sentences, clauses)
+
+
+def _blank_text(text: str) -> str:
+    return "".join(char if char == "\n" else " " for char in text)
+
+
+def _blank(match: re.Match) -> str:
+    return _blank_text(match.group())
+
+
+def _blank_tag(match: re.Match) -> str:
+    blank = _blank_text(match.group())
+    # A block element ends a paragraph; the break takes the place of the tag's first character.
+    return "\n" + blank[1:] if _HTML_BLOCK.match(match.group()) and "\n" not in blank else blank
+
+
+def _entity(match: re.Match) -> str:
+    character = html.unescape(match.group())
+    if len(character) != 1:
+        character = " "
+    if character in "\u00a0\u2009\u202f":
+        character = " "
+    return character + " " * (len(match.group()) - 1)
+
+
+def _paragraphs(text: str) -> tuple[Span, ...]:
+    """Blank lines end a paragraph, and so does a line ending a sentence (plain text often puts one paragraph on a line)."""
+    spans, start, offset = [], 0, 0
+    for line in text.splitlines(keepends=True):
+        offset += len(line)
+        stripped = line.strip()
+        if not stripped or stripped[-1] in ".!?:" or stripped.startswith(("#", "- ", "* ", "|")):
+            if text[start:offset].strip():
+                spans.append(Span(start, offset))
+            start = offset
+    if text[start:].strip() or not spans:
+        spans.append(Span(start, len(text)))
+    return tuple(spans)
+
+
+def _split(text: str, span: Span, boundary: re.Pattern) -> list[Span]:
+    pieces, start = [], span.start
+    for match in boundary.finditer(text, span.start, span.end):
+        if match.start() > start:
+            pieces.append(Span(start, match.start()))
+        start = match.end()
+    if start < span.end or not pieces:
+        pieces.append(Span(start, span.end))
+    return pieces
+
+
+def review_date(text: str) -> dt.date | None:
+    """The page's own review date ("last reviewed in July 2026", "Updated 2026-07-14"), the first of the month when no day is given."""
+    for match in _REVIEWED.finditer(text):
+        if match["iso"]:
+            parts = [int(part) for part in match["iso"].split("-")]
+            year, month, day = parts[0], parts[1], parts[2] if len(parts) > 2 else 1
+        else:
+            month = _MONTHS.get(match["month"].casefold())
+            if month is None:
+                continue
+            year, day = int(match["year"]), int(match["day"] or 1)
+        try:
+            return dt.date(year, month, day)
+        except ValueError:
+            continue
+    return None
