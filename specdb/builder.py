@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.licensing import DATA_LICENSE
 from specdb.specfiles import content_digest, spec_files, stat_fingerprint
 from specdb.store import HEAD_REVISION, check_revision, read_meta, schema_revision, stamp_matches, write_stamp
 
@@ -142,6 +143,7 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
         "content_hash": dataset.content_hash,
         "git_revision": _git_revision(specs),
         "record_format": schema.SCHEMA_VERSION,
+        "data_license": DATA_LICENSE,
     }
     temporary = _temporary(db_path)
     try:

@@ -30,6 +30,7 @@ COMMANDS = {
     "plot": ("specdb.cli.plot", "plot_app"),
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),
+    "info": ("specdb.cli.info", "info"),
 }
 
 

@@ -1,0 +1,22 @@
+"""info: which data the other commands would read, and under which licence."""
+
+import json
+import sys
+
+from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, locate
+
+
+def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = Format.table) -> None:
+    """Say which data is used: data version, content hash, specs folder, database, counts and licences.
+
+    Builds the database first if needed. Example: specdb info --format json
+    """
+    from specdb import info as describe
+
+    facts = describe(*locate(specs, db))
+    if fmt is Format.json:
+        sys.stdout.write(json.dumps(facts, indent=2, ensure_ascii=False) + "\n")
+        return
+    from specdb.output import render
+
+    sys.stdout.write(render([{"key": key, "value": value} for key, value in facts.items()], fmt.value))
