@@ -31,6 +31,8 @@ COMMANDS = {
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),
     "info": ("specdb.cli.info", "info"),
+    "export": ("specdb.cli.export", "export_app"),
+    "schema": ("specdb.cli.info", "schema"),
 }
 
 

@@ -1,4 +1,4 @@
-"""info: which data the other commands would read, and under which licence."""
+"""info and schema: which data the other commands read, under which licence, and the format of its records."""
 
 import json
 import sys
@@ -20,3 +20,13 @@ def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = For
     from specdb.output import render
 
     sys.stdout.write(render([{"key": key, "value": value} for key, value in facts.items()], fmt.value))
+
+
+def schema() -> None:
+    """Print the record format as a JSON Schema, for editors (yaml-language-server) and other validators.
+
+    Example: specdb schema > specdb-record.schema.json
+    """
+    from specdb.recordschema import record_json_schema
+
+    sys.stdout.write(json.dumps(record_json_schema(), indent=2, ensure_ascii=False) + "\n")
