@@ -17,9 +17,17 @@ def record_json_schema() -> dict[str, Any]:
     from specdb.licensing import DATA_LICENSE
 
     generated = TypeAdapter(schema.Record | schema.SourceRecord | schema.KindPolicies).json_schema(by_alias=True, mode="validation")
+    # Chosen by `kind` rather than "any of the three", so a validator reports the mistake inside the record, not "matches none".
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"specdb record format {schema.SCHEMA_VERSION}",
         "description": f"A specdb spec file: a record (accelerator, link, fabric, system, cluster), a source, or policy.yaml. Data under {DATA_LICENSE}.",
-        **generated,
+        "if": {"required": ["kind"]},
+        "then": {
+            "if": {"properties": {"kind": {"const": "source"}}},
+            "then": {"$ref": "#/$defs/SourceRecord"},
+            "else": {"$ref": "#/$defs/Record"},
+        },
+        "else": {"$ref": "#/$defs/KindPolicies"},
+        "$defs": generated["$defs"],
     }
