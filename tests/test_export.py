@@ -171,3 +171,12 @@ def test_the_json_schema_rejects_what_validate_rejects(path, value, why, cli, sp
     target[key] = value
     errors = list(jsonschema.Draft202012Validator(schema).iter_errors(record))
     assert any(why in error.message for error in errors), [error.message for error in errors]
+
+
+def test_the_readme_shows_every_export_format():
+    from conftest import REPO
+    from specdb.export import FORMATS
+
+    readme = (REPO / "README.md").read_text()
+    for fmt in FORMATS:
+        assert f"`specdb export {fmt} DIR`" in readme
