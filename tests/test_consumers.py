@@ -8,14 +8,14 @@ from specdb.cli import app
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory):
+def bundled(tmp_path_factory, bundled_db):
     """Exports of the bundled data, made once for this module."""
     from typer.testing import CliRunner
 
     root = tmp_path_factory.mktemp("exports")
     folders = {}
     for fmt in ("llm-analysis", "aiconfigurator"):
-        result = CliRunner().invoke(app, ["export", fmt, str(root / fmt), "--db", str(root / "bundled.sqlite")])
+        result = CliRunner().invoke(app, ["export", fmt, str(root / fmt), "--db", str(bundled_db)])
         assert result.exit_code == 0, result.output
         folders[fmt] = root / fmt
     return folders

@@ -30,9 +30,11 @@ def test_export_help_lists_every_format(cli):
         assert fmt in result.stdout
 
 
-def test_the_data_package_of_the_bundled_data_passes_frictionless_validate(cli, tmp_path):
+def test_the_data_package_of_the_bundled_data_passes_frictionless_validate(cli, tmp_path, bundled_db):
+    from specdb.cli import app
+
     folder = tmp_path / "package"
-    result = cli.runner.invoke(__import__("specdb.cli", fromlist=["app"]).app, ["export", "datapackage", str(folder), "--db", str(tmp_path / "b.sqlite")])
+    result = cli.runner.invoke(app, ["export", "datapackage", str(folder), "--db", str(bundled_db)])
     assert result.exit_code == 0, result.output
     checked = subprocess.run([FRICTIONLESS, "validate", "--json", "datapackage.json"], cwd=folder, capture_output=True, text=True)
     report = json.loads(checked.stdout)

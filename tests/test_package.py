@@ -15,12 +15,6 @@ from specdb.output import render
 from specdb.resources import bundled_specs
 
 
-@pytest.fixture(scope="module")
-def bundled_db(tmp_path_factory):
-    """One database of the bundled data for this module's tests (building it takes a second or two)."""
-    return tmp_path_factory.mktemp("bundled") / "bundled.sqlite"
-
-
 @pytest.fixture
 def unrelated_specs(tmp_path, monkeypatch):
     """A working folder whose `specs/` holds OpenAPI documents, as many projects' do."""
