@@ -131,6 +131,8 @@ def test_an_export_replaces_an_earlier_export_but_not_a_foreign_folder(cli, tmp_
     a_file = tmp_path / "file"
     a_file.write_text("x")
     assert cli("export", "datapackage", str(a_file)).exit_code == 2
+    below_a_file = cli("export", "datapackage", str(a_file / "out"))
+    assert below_a_file.exit_code == 3 and "cannot write the export" in below_a_file.stderr
     assert not list(tmp_path.glob(".*exporting*"))
 
 

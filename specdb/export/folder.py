@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-from specdb.errors import UsageError
+from specdb.errors import SpecdbError, UsageError
 
 MANIFEST = "specdb-export.json"
 
@@ -29,13 +29,15 @@ def replacing(target: Path, force: bool) -> Iterator[Path]:
     """A fresh folder beside target to write into; on success it takes target's place in one rename (two when target holds an older export)."""
     target = target.resolve()
     check_target(target, force)
-    target.parent.mkdir(parents=True, exist_ok=True)
     staging = target.with_name(f".{target.name}.{os.getpid()}.exporting")
-    shutil.rmtree(staging, ignore_errors=True)
-    staging.mkdir()
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir()
         yield staging
         _swap(staging, target)
+    except OSError as exc:
+        raise SpecdbError(f"{target}: cannot write the export ({exc.strerror or exc})") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
 
