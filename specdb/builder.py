@@ -16,15 +16,14 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
-from specdb.specfiles import content_digest, spec_files, stat_fingerprint
-from specdb.store import HEAD_REVISION, check_revision, read_meta, schema_revision, stamp_matches, write_stamp
+from specdb.specfiles import Stamp, content_digest, read_specs
+from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
 if TYPE_CHECKING:
-    from specdb import schema
     from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
@@ -43,52 +42,83 @@ class BuildResult:
 def build(specs: Path, db_path: Path) -> BuildResult:
     """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
 
-    Cheapest first: the files' names, sizes and times as last built; then
-    their bytes against the database's content hash; only then a full
-    validation and, under the lock, a new database.
+    Cheapest first: the files' metadata as recorded in the database; then
+    their bytes against the database's content hash (recording the files'
+    metadata anew when only it changed); only then a full validation and,
+    under the lock, a new database.
     """
-    unchanged = _unchanged(specs, db_path)
-    if unchanged is not None:
-        return unchanged
-    from specdb.dataset import load_specs
+    existing = _existing_state(db_path)
+    if existing is not None and existing.revision != HEAD_REVISION:
+        upgrade(db_path)
+    if existing is not None and stamp_matches(existing.meta, specs):
+        return existing.result(db_path, changed=False)
+    tree, files, stamp = read_specs(specs)
+    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
+        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
+            _restamp(db_path, specs, stamp, existing.meta)
+            return existing.result(db_path, changed=False)
+    from specdb.dataset import load_tree
 
-    dataset = load_specs(specs)
+    dataset = load_tree(specs, tree, files, stamp)
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
     with _locked(db_path):
         # Another build may have finished the same work while this one validated.
-        return _unchanged(specs, db_path) or _write(specs, db_path, dataset)
+        existing = _existing_state(db_path)
+        if existing is not None and existing.revision == HEAD_REVISION and holds(existing.meta, specs, dataset.content_hash):
+            _restamp(db_path, specs, dataset.stamp, existing.meta)
+            return existing.result(db_path, changed=False)
+        return _write(specs, db_path, dataset)
+
+
+def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:
+    """Record the files' current metadata in a database that already holds their bytes, so later reads need not reread them.
+
+    An update of a few meta rows in one transaction, never a new file; a
+    database that cannot be written keeps its stamp, which costs later reads a
+    comparison of bytes and nothing else.
+    """
+    if stamp is None:
+        return
+    rows = stamp_meta(specs, stamp)
+    if all(meta.get(key) == value for key, value in rows.items()) or not os.access(db_path, os.W_OK):
+        return
+    try:
+        connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True, timeout=1)
+        try:
+            with connection:
+                connection.executemany(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", rows.items()
+                )
+        finally:
+            connection.close()
+    except sqlite3.Error:
+        return
 
 
 @contextmanager
 def _locked(db_path: Path) -> Iterator[None]:
-    """Hold the database's build lock; a lock that cannot be had or a folder that cannot be written is a DatabaseError."""
+    """Hold the database's build lock; a lock that cannot be had or a folder that cannot be written is a DatabaseError.
+
+    The lock file is opened once by hand first: a folder where it cannot be
+    created fails at once with the real reason, instead of being retried as if
+    another build held the lock.
+    """
     from filelock import FileLock, Timeout
 
+    lock_path = str(db_path) + ".lock"
     try:
         db_path.parent.mkdir(parents=True, exist_ok=True)
-        with FileLock(str(db_path) + ".lock", timeout=LOCK_TIMEOUT_SECONDS):
+        os.close(os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644))
+    except OSError as exc:
+        raise DatabaseError(f"{db_path}: cannot write the database ({exc.strerror or exc})") from None
+    try:
+        with FileLock(lock_path, timeout=LOCK_TIMEOUT_SECONDS):
             yield
     except Timeout:
         raise DatabaseError(f"{db_path}: another build has held the lock for {LOCK_TIMEOUT_SECONDS} s") from None
     except OSError as exc:
         raise DatabaseError(f"{db_path}: cannot write the database ({exc.strerror or exc})") from None
-
-
-def _unchanged(specs: Path, db_path: Path) -> BuildResult | None:
-    """A result when the database already holds these specs (recording the files' current times if needed), else None."""
-    existing = _existing_state(db_path)
-    if existing is None:
-        return None
-    revision, content_hash, records, figures = existing
-    if revision != HEAD_REVISION:
-        upgrade(db_path)
-    fingerprint = stat_fingerprint(specs)
-    if not stamp_matches(db_path, specs, content_hash, fingerprint):
-        if content_digest((relpath, path.read_bytes()) for relpath, path in spec_files(specs)) != content_hash:
-            return None
-        write_stamp(db_path, specs, fingerprint, content_hash)
-    return BuildResult(db_path, False, records, figures, content_hash)
 
 
 def upgrade(db_path: Path) -> None:
@@ -138,12 +168,12 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     from specdb import schema
 
     _refuse_read_only(db_path, "the specs changed")
-    fingerprint = stat_fingerprint(specs)
     meta = {
         "content_hash": dataset.content_hash,
         "git_revision": _git_revision(specs),
         "record_format": schema.SCHEMA_VERSION,
         "data_license": DATA_LICENSE,
+        **(stamp_meta(specs, dataset.stamp) if dataset.stamp else {}),
     }
     temporary = _temporary(db_path)
     try:
@@ -151,12 +181,31 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
         _replace(temporary, db_path)
     finally:
         _discard(temporary)
-    write_stamp(db_path, specs, fingerprint, dataset.content_hash)
+    _forget_side_stamp(db_path)
     return BuildResult(db_path, True, _count_records(dataset), _count_figures(dataset), dataset.content_hash)
 
 
-def _existing_state(db_path: Path) -> tuple[str, str, int, int] | None:
-    """(schema revision, content hash, records, figures) of the database at db_path; None when there is none.
+@dataclass(frozen=True)
+class _Existing:
+    revision: str
+    meta: dict[str, str]
+    records: int
+    figures: int
+
+    def result(self, db_path: Path, *, changed: bool) -> BuildResult:
+        return BuildResult(db_path, changed, self.records, self.figures, self.meta.get("content_hash", ""))
+
+
+def _forget_side_stamp(db_path: Path) -> None:
+    """Remove the file beside the database where earlier versions kept the stamp; the data is already published, so failing here is no failure."""
+    try:
+        Path(str(db_path) + ".stamp").unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _existing_state(db_path: Path) -> _Existing | None:
+    """The schema revision, meta and counts of the database at db_path; None when there is none.
 
     A file that is not a specdb database is never overwritten.
     """
@@ -168,11 +217,10 @@ def _existing_state(db_path: Path) -> tuple[str, str, int, int] | None:
         try:
             revision = schema_revision(connection)
             check_revision(db_path, revision)
-            content_hash = read_meta(connection).get("content_hash", "")
             records, figures = connection.execute(
                 "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
             ).fetchone()
-            return revision, content_hash, records, figures
+            return _Existing(revision, read_meta(connection), records, figures)
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
@@ -223,12 +271,13 @@ def _migrate_file(path: Path) -> None:
 
 def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
     from specdb import models
+    from specdb.rows import dataset_rows
 
     engine = _engine(path)
     try:
         with engine.begin() as connection:
             migrate(connection)
-            rows = _rows(dataset, meta)
+            rows = dataset_rows(dataset, meta)
             # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
             raw = connection.connection.driver_connection
             for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.Claim, models.Citation):
@@ -259,11 +308,15 @@ def _replace(temporary: Path, db_path: Path) -> None:
     for suffix in SIDE_FILES:
         Path(str(db_path) + suffix).unlink(missing_ok=True)
     os.replace(temporary, db_path)
-    directory = os.open(db_path.parent, os.O_RDONLY)
+    # The rename is done and the new data published: making it durable is best effort, never a reported failure.
     try:
-        os.fsync(directory)
-    finally:
-        os.close(directory)
+        directory = os.open(db_path.parent, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError:
+        pass
 
 
 def _count_records(dataset: Dataset) -> int:
@@ -274,94 +327,3 @@ def _count_figures(dataset: Dataset) -> int:
     from specdb import schema
 
     return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))
-
-
-def _policy_text(period: schema.Period | None) -> str | None:
-    return None if period is None else f"{period.count} {period.period}"
-
-
-def effective_policy(dataset: Dataset, record: schema.Record, figure: schema.Figure) -> tuple[str | None, str | None]:
-    """warn_after and error_after for a figure: the figure's own, else its record's, else its kind's; an explicit null switches one off."""
-    kind_policy = dataset.policies.review.get(record.kind) if dataset.policies else None
-    chosen = []
-    for key in ("warn_after", "error_after"):
-        value = None
-        for policy in (figure.review, record.review, kind_policy):
-            if policy is not None and key in policy.model_fields_set:
-                value = getattr(policy, key)
-                break
-        chosen.append(_policy_text(value))
-    return chosen[0], chosen[1]
-
-
-def _rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
-    from specdb import schema
-
-    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in ("meta", "record", "source", "alias", "record_use", "figure", "claim", "citation")}
-    rows["meta"] = [{"key": key, "value": value} for key, value in sorted(meta.items())]
-    figure_id = claim_id = citation_id = 0
-
-    def cite(citations: Iterable[schema.SourceCitation], figure: int, claim: int | None) -> None:
-        nonlocal citation_id
-        for position, citation in enumerate(citations):
-            citation_id += 1
-            rows["citation"].append({
-                "id": citation_id, "figure_id": figure, "claim_id": claim, "position": position,
-                "source_id": citation.ref, "quote": citation.quote, "locator": citation.locator, "note": citation.note,
-            })
-
-    for record_id in sorted(dataset.records):
-        loaded = dataset.records[record_id]
-        model = loaded.model
-        if isinstance(model, schema.SourceRecord):
-            rows["source"].append({
-                "id": model.id, "name": model.name, "publisher": model.publisher, "url": model.url,
-                "citation": model.citation, "published": _iso(model.published), "accessed": _iso(model.accessed),
-                "notes": model.notes, "path": loaded.relpath,
-            })
-            continue
-        rows["record"].append({
-            "id": model.id, "kind": model.kind, "name": model.name, "vendor": model.vendor, "family": model.family,
-            "released": model.released.text if model.released else None, "released_date": _iso(model.released),
-            "notes": model.notes, "path": loaded.relpath,
-        })
-        for alias in model.aliases:
-            rows["alias"].append({"alias_key": alias.casefold(), "alias": alias, "record_id": model.id})
-        for role, target in sorted(model.uses.items()):
-            rows["record_use"].append({"record_id": model.id, "role": role, "target_id": target})
-        for name in sorted(model.figures):
-            figure = model.figures[name]
-            figure_id += 1
-            warn_after, error_after = effective_policy(dataset, model, figure)
-            rows["figure"].append({
-                "id": figure_id, "record_id": model.id, "name": name,
-                "value_text": figure.value.text, "value": figure.value.value, "unit": figure.value.unit,
-                "dimension": figure.value.dimension, "direction": figure.direction, "scope": figure.scope,
-                "status": figure.status, "as_of": _iso(figure.as_of), "as_of_text": figure.as_of.text,
-                "reviewed": _iso(figure.reviewed), "reviewed_text": figure.reviewed.text,
-                "precision": figure.precision, "sparsity": figure.sparsity, "method": figure.method,
-                "note": figure.note, "uncertainty": figure.uncertainty,
-                "derived_product": " ".join(figure.derived.product) if figure.derived else None,
-                "derived_factor": figure.derived.factor if figure.derived else None,
-                "warn_after": warn_after, "error_after": error_after,
-            })
-            cite(figure.sources, figure_id, None)
-            claims: list[tuple[str, Any]] = [("history", entry) for entry in figure.history]
-            claims += [("alternative", entry) for entry in figure.alternatives]
-            positions = {"history": 0, "alternative": 0}
-            for claim_kind, claim in claims:
-                claim_id += 1
-                rows["claim"].append({
-                    "id": claim_id, "figure_id": figure_id, "claim_kind": claim_kind, "position": positions[claim_kind],
-                    "value_text": claim.value.text, "value": claim.value.value, "unit": claim.value.unit,
-                    "status": claim.status, "direction": getattr(claim, "direction", None), "scope": getattr(claim, "scope", None),
-                    "as_of": _iso(claim.as_of), "reviewed": _iso(getattr(claim, "reviewed", None)),
-                    "reason": getattr(claim, "reason", None), "note": getattr(claim, "note", None),
-                })
-                positions[claim_kind] += 1
-                cite(claim.sources, figure_id, claim_id)
-    return rows
-
-
-def _iso(date: schema.SpecDate | None) -> str | None:
-    return date.day.isoformat() if date else None

@@ -8,6 +8,7 @@ from typing import Any
 from specdb.catalog import resolve
 from specdb.errors import UsageError
 from specdb.tiers import BASES, Bandwidth
+from specdb.units import rounded
 
 _DISPLAY_SCALE = {
     "bandwidth": (1e9, "GB/s"),
@@ -42,20 +43,15 @@ def compare(connection: sqlite3.Connection, names: list[str], basis: str = "per-
     rows = []
     for name in sorted(figures):
         by_record = figures[name]
-        dimensions = {row["dimension"] for row in by_record.values()}
+        # A figure name has one dimension (see vocabulary), so every record's value converts to one unit.
         row: dict[str, Any] = {"figure": name, "unit": None, "counted": _counted(by_record.values(), basis), "values": {}, "ratio_to_first": {}}
-        if len(dimensions) > 1:
-            # Not comparable (one record counts transfers, another bits): shown as written, without ratios.
-            row["unit"] = "as written"
-            row["values"] = {record_id: by_record[record_id]["value_text"] if record_id in by_record else None for record_id in ids}
-            rows.append(row)
-            continue
-        scale, row["unit"] = _DISPLAY_SCALE[dimensions.pop()]
+        dimension = next(iter(by_record.values()))["dimension"]
+        scale, row["unit"] = _DISPLAY_SCALE[dimension]
         values = {record_id: _on_basis(by_record[record_id], basis) if record_id in by_record else None for record_id in ids}
-        row["values"] = {record_id: None if value is None else round(value / scale, 4) for record_id, value in values.items()}
+        row["values"] = {record_id: None if value is None else rounded(value / scale, 4) for record_id, value in values.items()}
         first = values[ids[0]]
         row["ratio_to_first"] = {
-            record_id: round(values[record_id] / first, 3) if values[record_id] is not None and first else None for record_id in ids[1:]
+            record_id: rounded(values[record_id] / first, 3) if values[record_id] is not None and first else None for record_id in ids[1:]
         }
         rows.append(row)
     return rows

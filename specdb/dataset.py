@@ -14,10 +14,10 @@ from typing import Any, Callable, Iterable, Iterator
 
 from pydantic import ValidationError
 
-from specdb import schema
+from specdb import schema, vocabulary
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
-from specdb.specfiles import content_digest, spec_files, symlinked_folders
-from specdb.yamlread import Located, YamlProblem, parse_yaml, read_bytes
+from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
+from specdb.yamlread import Located, parse_yaml
 
 POLICY_FILE = "policy.yaml"
 DERIVED_TOLERANCE = 0.02
@@ -25,13 +25,16 @@ DERIVED_TOLERANCE = 0.02
 
 @dataclass(frozen=True, order=True)
 class Problem:
+    """What is wrong and where; line and column are 0 when the problem is a whole file or folder."""
+
     path: str
     line: int
     column: int
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}:{self.column}: {self.message}"
+        where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
+        return f"{where}: {self.message}"
 
 
 @dataclass
@@ -48,6 +51,8 @@ class Dataset:
     policies: KindPolicies | None = None
     problems: list[Problem] = field(default_factory=list)
     content_hash: str = ""
+    # The spec files' metadata as they were read (None for a git revision): what a database built from them records.
+    stamp: Stamp | None = None
     # Ids of files that could not be loaded: references to them are not reported a second time.
     unloaded: set[str] = field(default_factory=set)
     shown: Callable[[str], str] = str
@@ -64,37 +69,38 @@ class Dataset:
 
 
 def load_specs(root: Path) -> Dataset:
-    """Read and validate every record under root."""
-    root = Path(root)
-    if not root.is_dir():
-        dataset = Dataset(root=root)
-        dataset.problems.append(Problem(str(root), 1, 1, "specs folder not found"))
-        return dataset
-    link_problems = [
-        Problem(_shown(root, relpath), 1, 1, "symbolic link to a folder: not followed; copy the records instead")
-        for relpath in symlinked_folders(root)
-    ]
-    files = ((relpath, read_bytes(path)) for relpath, path in spec_files(root))
-    dataset = load_files(root, files, lambda relpath: _shown(root, relpath))
-    dataset.problems = sorted(dataset.problems + link_problems)
+    """Read and validate every record under root; a folder, link or file that cannot be read is a problem too."""
+    return load_tree(Path(root), *read_specs(Path(root)))
+
+
+def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp) -> Dataset:
+    """Validate the files read by `read_specs`."""
+
+    def shown(relpath: str) -> str:
+        return _shown(root, relpath)
+
+    dataset = load_files(root, files, shown)
+    dataset.stamp = stamp
+    dataset.problems = sorted(dataset.problems + [Problem(shown(p.relpath), 0, 0, p.message) for p in tree.problems])
     return dataset
 
 
-def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[YamlProblem]]]], shown: Callable[[str], str]) -> Dataset:
-    """Validate records given as (relative path, (content, read problems)): from a folder, or from a git revision."""
+def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str]) -> Dataset:
+    """Validate records given as spec files: from a folder, or from a git revision."""
     dataset = Dataset(root=root, shown=shown)
-    loaded: list[tuple[str, bytes]] = []
-    for relpath, (raw, read_problems) in files:
-        where = shown(relpath)
-        located, yaml_problems = (None, read_problems) if raw is None else parse_yaml(raw)
-        dataset.problems.extend(Problem(where, p.line, p.column, p.message) for p in yaml_problems)
-        if located is None:
-            dataset.unloaded.add(Path(relpath).stem)
+    read: list[tuple[str, bytes]] = []
+    for file in files:
+        where = shown(file.relpath)
+        if file.raw is None:
+            dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file"))
+            dataset.unloaded.add(Path(file.relpath).stem)
             continue
-        loaded.append((relpath, raw))
-        if not _load_one(dataset, relpath, where, located):
-            dataset.unloaded.add(Path(relpath).stem)
-    dataset.content_hash = content_digest(loaded)
+        read.append((file.relpath, file.raw))
+        located, yaml_problems = parse_yaml(file.raw)
+        dataset.problems.extend(Problem(where, p.line, p.column, p.message) for p in yaml_problems)
+        if located is None or not _load_one(dataset, file.relpath, where, located):
+            dataset.unloaded.add(Path(file.relpath).stem)
+    dataset.content_hash = content_digest(read)
     _check_references(dataset)
     dataset.problems.sort()
     return dataset
@@ -102,7 +108,7 @@ def load_files(root: Path, files: Iterable[tuple[str, tuple[bytes | None, list[Y
 
 def _shown(root: Path, relpath: str) -> str:
     """The file as the user would type it: relative to the working folder when inside it."""
-    full = os.path.join(str(root), relpath)
+    full = os.path.normpath(os.path.join(str(root), relpath))
     try:
         relative = os.path.relpath(full)
     except ValueError:
@@ -121,7 +127,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
     if relpath == POLICY_FILE:
         model_type: type[Any] = KindPolicies
     elif len(parts) != 2 or parts[0] not in schema.KINDS:
-        problems.append(Problem(shown, 1, 1, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}"))
+        problems.append(Problem(shown, 0, 0, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}"))
         return False
     else:
         model_type = SourceRecord if data.get("kind") == "source" else Record
@@ -135,18 +141,45 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         return True
     folder, filename = parts
     if not filename.endswith(".yaml"):
-        problems.append(Problem(shown, 1, 1, "record files end in .yaml"))
+        problems.append(Problem(shown, 0, 0, "record files end in .yaml"))
     matches_name = filename.rsplit(".", 1)[0] == model.id
     if not matches_name:
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'"))
     if folder != model.kind:
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
+    if isinstance(model, Record):
+        problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message) for path, message in _vocabulary_problems(model))
     if model.id in dataset.records:
         other = dataset.records[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}"))
         return True
     dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
     return matches_name
+
+
+def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Each figure against its name's entry in the vocabulary: known, on this kind, of its dimension, counted as it must be.
+
+    A path of two parts points at the figure's name, a longer one at one of its keys.
+    """
+    for name, figure in record.figures.items():
+        base = ("figures", name)
+        entry = vocabulary.lookup(name)
+        if entry is None:
+            yield base, f"figures: unknown figure name '{name}'{vocabulary.suggestion(name)}"
+            continue
+        if record.kind not in entry.kinds:
+            yield base, f"figures.{name}: {record.kind} records cannot have this figure (it belongs to: {', '.join(entry.kinds)})"
+        quantity = figure.value
+        if quantity.dimension != entry.dimension:
+            yield base + ("value",), f"figures.{name}: '{quantity.text}' is a {quantity.dimension}, but {name} is a {entry.dimension}"
+            continue
+        if entry.whole and quantity.value != int(quantity.value):
+            yield base + ("value",), f"figures.{name}: '{quantity.text}' must be a whole number ({entry.description})"
+        if entry.directions and figure.direction not in entry.directions:
+            yield base + ("direction",), f"figures.{name}: direction '{figure.direction}' does not fit; {name} is counted {' or '.join(entry.directions)}"
+        if entry.scope and figure.scope is not None and figure.scope != entry.scope:
+            yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
 
 
 _CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product"}

@@ -41,6 +41,7 @@ def open_version(text: str, specs: Path) -> Snapshot:
     """A folder of specs, a built database file, or a git revision of the repository holding the specs."""
     from specdb import gitsource
     from specdb.dataset import load_files, load_specs
+    from specdb.specfiles import SpecFile
 
     path = Path(text)
     if path.is_dir():
@@ -55,7 +56,7 @@ def open_version(text: str, specs: Path) -> Snapshot:
             connection.close()
     repo = gitsource.repository(specs)
     commit = gitsource.require_revision(repo, text)
-    files = [(relpath, (content, [])) for relpath, content in gitsource.files_at(repo, commit)]
+    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit)]
     return _snapshot(load_files(specs, files, lambda relpath: f"{text}:{repo.prefix}{relpath}"), text, commit)
 
 

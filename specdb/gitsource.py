@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from specdb.errors import SpecdbError, UsageError
+from specdb.specfiles import is_spec_file
 
 
 class GitError(SpecdbError):
@@ -58,9 +59,10 @@ def files_at(repo: Repository, commit: str) -> list[tuple[str, bytes]]:
             continue
         meta, path = line.split(b"\t", 1)
         _, kind, sha = meta.split()
-        name = path.decode()
-        if kind == b"blob" and name.endswith((".yaml", ".yml")):
-            entries.append((name[len(repo.prefix):], sha.decode()))
+        relpath = path.decode()[len(repo.prefix):]
+        # The same files a walk of the folder reads: YAML files, none under a hidden name.
+        if kind == b"blob" and is_spec_file(relpath) and not any(part.startswith(".") for part in relpath.split("/")):
+            entries.append((relpath, sha.decode()))
     entries.sort()
     return list(zip((relpath for relpath, _ in entries), read_blobs(repo, [sha for _, sha in entries])))
 

@@ -119,9 +119,19 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
 
 
+# A review interval longer than a century is not a review policy (null switches one off).
+LONGEST_PERIOD = {"day": 36525, "month": 1200, "year": 100}
+
+
 class Period(Strict):
     count: Annotated[int, BeforeValidator(_whole_number), Field(gt=0)]
     period: Literal[PERIODS]  # type: ignore[valid-type]
+
+    @model_validator(mode="after")
+    def _at_most_a_century(self) -> "Period":
+        if self.count > LONGEST_PERIOD[self.period]:
+            raise ValueError(f"{self.count} {self.period}s is longer than 100 years; write null to switch the policy off")
+        return self
 
 
 class ReviewPolicy(Strict):

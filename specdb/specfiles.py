@@ -1,54 +1,199 @@
-"""The files of a specs folder, and a cheap fingerprint of them (names, sizes, modification times)."""
+"""The files of a specs folder: found without skipping anything silently, read once, and stamped.
+
+A database records which bytes it was built from (a content hash) and, as a
+shortcut for later reads, what the files' metadata was when those bytes were
+read (a stamp). The stamp can only ever save work, never hide a change:
+
+- each file's metadata is taken from the open file before its bytes are read,
+  so a file saved again after the read no longer matches;
+- it includes the inode change time, which every write and every `touch`,
+  `cp -p`, `tar x` or `rsync -t` moves and which no program can set back;
+- a file changed within `RACY_SECONDS` of the stamp may share its timestamp
+  with a later change (timestamps are coarse), so while any such file exists
+  the stamp is marked racy and the bytes are compared instead.
+"""
 
 from __future__ import annotations
 
 import os
+import stat
+import time
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable
+
+RACY_SECONDS = 2
+MAX_FILE_BYTES = 5 * 1024 * 1024
+_YAML_SUFFIXES = (".yaml", ".yml")
 
 
-def spec_files(root: Path) -> Iterator[tuple[str, Path]]:
-    """Every YAML file under root as (relative path with '/', path), in a stable order.
+@dataclass(frozen=True)
+class TreeProblem:
+    """Something under the specs folder that cannot be read as a spec file: the path relative to the folder, and why."""
 
-    Folders reached through symbolic links are not followed, so a link loop
-    cannot make the walk endless.
+    relpath: str
+    message: str
+
+
+@dataclass
+class Tree:
+    """The spec files under a folder, as (relative path with '/', full path), and what could not be walked."""
+
+    root: Path
+    files: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[TreeProblem] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SpecFile:
+    """One spec file as read: its bytes (None when they could not be had) and why not."""
+
+    relpath: str
+    raw: bytes | None
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """The metadata of every spec file as it was when read, one line each, and whether any of it is too recent to trust."""
+
+    lines: str
+    racy: bool
+
+
+def is_spec_file(name: str) -> bool:
+    return name.lower().endswith(_YAML_SUFFIXES)
+
+
+def walk(root: Path) -> Tree:
+    """Every YAML file under root in a stable order, and every folder, link or file that cannot be taken as one.
+
+    Hidden names (starting with '.') are skipped on purpose: version control and
+    editors keep their files there. Folders reached through symbolic links are
+    not followed, so a link loop cannot make the walk endless.
     """
-    for folder, dirnames, filenames in os.walk(root, followlinks=False):
-        dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
-        base = Path(folder)
-        for name in sorted(filenames):
-            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                path = base / name
-                yield path.relative_to(root).as_posix(), path
-
-
-def symlinked_folders(root: Path) -> Iterator[str]:
-    for folder, dirnames, _ in os.walk(root, followlinks=False):
-        for name in sorted(dirnames):
-            if (Path(folder) / name).is_symlink():
-                yield (Path(folder) / name).relative_to(root).as_posix()
-
-
-def stat_fingerprint(root: Path) -> str:
-    """Every spec file's name, size and modification time, one per line: changes whenever a file does.
-
-    Kept as plain text rather than hashed so that a read command needs neither
-    pathlib objects nor hashlib: one os.stat per file.
-    """
-    lines = [str(root)]
+    tree = Tree(Path(root))
     root_text = str(root)
-    for folder, dirnames, filenames in os.walk(root_text, followlinks=False):
-        dirnames[:] = sorted(name for name in dirnames if not name.startswith("."))
-        for name in sorted(filenames):
-            if name.endswith((".yaml", ".yml")) and not name.startswith("."):
-                path = os.path.join(folder, name)
-                try:
-                    info = os.stat(path)
-                except OSError:
-                    lines.append(f"{path}\tmissing")
-                    continue
-                lines.append(f"{path}\t{info.st_size}\t{info.st_mtime_ns}")
-    return "\n".join(lines)
+    pending = [""]
+    while pending:
+        folder = pending.pop()
+        try:
+            with os.scandir(os.path.join(root_text, folder) if folder else root_text) as listing:
+                entries = sorted(listing, key=lambda entry: entry.name)
+        except OSError as error:
+            tree.problems.append(TreeProblem(folder or ".", f"cannot read folder: {error.strerror or error}"))
+            continue
+        subfolders = []
+        for entry in entries:
+            if entry.name.startswith("."):
+                continue
+            relpath = f"{folder}/{entry.name}" if folder else entry.name
+            kind = _kind(entry)
+            if kind == "folder":
+                subfolders.append(relpath)
+            elif kind == "file":
+                if is_spec_file(entry.name):
+                    tree.files.append((relpath, entry.path))
+            elif kind is not None:
+                tree.problems.append(TreeProblem(relpath, kind))
+        pending.extend(reversed(subfolders))
+    tree.files.sort()
+    return tree
+
+
+def _kind(entry: os.DirEntry) -> str | None:
+    """'folder', 'file', None for something to ignore, or the problem with the entry."""
+    try:
+        if entry.is_symlink():
+            try:
+                target = os.stat(entry.path)
+            except OSError as error:
+                return f"broken symbolic link ({error.strerror or error})"
+            if stat.S_ISDIR(target.st_mode):
+                return "symbolic link to a folder: not followed; copy the records instead"
+            mode = target.st_mode
+        else:
+            mode = entry.stat(follow_symlinks=False).st_mode
+    except OSError as error:
+        return f"cannot read: {error.strerror or error}"
+    if stat.S_ISDIR(mode):
+        return "folder"
+    if stat.S_ISREG(mode):
+        return "file"
+    return "not a regular file: a spec is a plain file" if is_spec_file(entry.name) else None
+
+
+def read_specs(root: Path) -> tuple[Tree, list[SpecFile], Stamp]:
+    """Every spec file under root, read once, with the stamp of what was read; a missing folder is a usage error."""
+    if not root.is_dir():
+        from specdb.errors import UsageError
+
+        raise UsageError(f"{root}: specs folder not found" if not root.exists() else f"{root}: not a folder")
+    tree = walk(root)
+    return (tree, *read_tree(tree))
+
+
+def read_tree(tree: Tree) -> tuple[list[SpecFile], Stamp]:
+    """Every spec file's bytes, and the stamp of what was read (each file's metadata taken before its bytes)."""
+    started = time.time_ns()
+    files, lines, newest_change = [], [str(tree.root)], 0
+    for relpath, path in tree.files:
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except OSError as error:
+            files.append(SpecFile(relpath, None, f"cannot read file: {error.strerror or error}"))
+            continue
+        try:
+            info = os.fstat(descriptor)
+            if not stat.S_ISREG(info.st_mode):
+                files.append(SpecFile(relpath, None, "not a regular file: a spec is a plain file"))
+                continue
+            lines.append(_stamp_line(relpath, info))
+            newest_change = max(newest_change, info.st_ctime_ns)
+            if info.st_size > MAX_FILE_BYTES:
+                files.append(SpecFile(relpath, None, too_large(info.st_size)))
+                continue
+            files.append(SpecFile(relpath, _read_all(descriptor, info.st_size)))
+        except OSError as error:
+            files.append(SpecFile(relpath, None, f"cannot read file: {error.strerror or error}"))
+        finally:
+            os.close(descriptor)
+    return files, Stamp("\n".join(lines), _racy(newest_change, started))
+
+
+def _read_all(descriptor: int, size: int) -> bytes:
+    chunks = []
+    while True:
+        chunk = os.read(descriptor, max(size, 65536))
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def too_large(size: int) -> str:
+    return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
+
+
+def current_stamp(tree: Tree) -> Stamp | None:
+    """The stamp the files would have now, from metadata alone; None when a file cannot be looked at."""
+    started = time.time_ns()
+    lines, newest_change = [str(tree.root)], 0
+    for relpath, path in tree.files:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        lines.append(_stamp_line(relpath, info))
+        newest_change = max(newest_change, info.st_ctime_ns)
+    return Stamp("\n".join(lines), _racy(newest_change, started))
+
+
+def _stamp_line(relpath: str, info: os.stat_result) -> str:
+    return f"{relpath}\t{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
+
+
+def _racy(newest_change_ns: int, taken_ns: int) -> bool:
+    return newest_change_ns >= taken_ns - RACY_SECONDS * 1_000_000_000
 
 
 def content_digest(files: Iterable[tuple[str, bytes]]) -> str:

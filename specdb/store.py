@@ -7,13 +7,13 @@ missing or stale database pulls in `build`.
 
 from __future__ import annotations
 
-import json
-import os
 import sqlite3
 from pathlib import Path
 
+from specdb import __version__
 from specdb.errors import DatabaseError
-from specdb.specfiles import stat_fingerprint
+from specdb.locations import require_regular_file
+from specdb.specfiles import Stamp, current_stamp, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
 HEAD_REVISION = "0002"
@@ -24,6 +24,7 @@ def connect_readonly(path: Path) -> sqlite3.Connection:
     """A read-only connection: writes through it fail, and it never creates a file."""
     if not path.exists():
         raise DatabaseError(f"{path}: database not found")
+    require_regular_file(path)
     try:
         connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
         connection.row_factory = sqlite3.Row
@@ -56,52 +57,42 @@ def read_meta(connection: sqlite3.Connection) -> dict[str, str]:
     return {row[0]: row[1] for row in connection.execute("SELECT key, value FROM meta")}
 
 
-def stamp_path(db_path: Path) -> Path:
-    """The file beside the database that says which spec files, as last seen, it was built from.
-
-    Keeping this outside the database means a build never writes into a live
-    database file: content that did not change leaves it byte-for-byte alone.
-    """
-    return db_path.with_name(db_path.name + ".stamp")
-
-
-def read_stamp(db_path: Path) -> dict[str, str]:
-    try:
-        stamp = json.loads(stamp_path(db_path).read_text())
-    except (OSError, ValueError):
-        return {}
-    return stamp if isinstance(stamp, dict) else {}
+def stamp_meta(specs: Path, stamp: Stamp) -> dict[str, str]:
+    """The meta rows that say which spec files, as last read, a database holds; written with the data, in one replace."""
+    return {
+        "specs_dir": str(specs),
+        "spec_files": stamp.lines,
+        "spec_files_racy": "yes" if stamp.racy else "no",
+        "specdb_version": __version__,
+    }
 
 
-def write_stamp(db_path: Path, specs: Path, fingerprint: str, content_hash: str) -> None:
-    target = stamp_path(db_path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}")
-    temporary.write_text(json.dumps({"specs_dir": str(specs), "stat_fingerprint": fingerprint, "content_hash": content_hash}))
-    os.replace(temporary, target)
+def holds(meta: dict[str, str], specs: Path, content_hash: str) -> bool:
+    """Whether a database with this meta was built by this specdb from exactly these bytes of this specs folder."""
+    return meta.get("specs_dir") == str(specs) and meta.get("specdb_version") == __version__ and meta.get("content_hash") == content_hash
 
 
-def stamp_matches(db_path: Path, specs: Path, content_hash: str | None, fingerprint: str | None = None) -> bool:
-    """Whether the stamp says the database's content was built from exactly these spec files as they are now."""
-    stamp = read_stamp(db_path)
-    return (
-        stamp.get("specs_dir") == str(specs)
-        and stamp.get("content_hash") == content_hash
-        and stamp.get("stat_fingerprint") == (fingerprint if fingerprint is not None else stat_fingerprint(specs))
-    )
-
-
-def is_fresh(db_path: Path, specs: Path, connection: sqlite3.Connection) -> bool:
-    """True when the open database is at the current schema and was built from these very files."""
-    if schema_revision(connection) != HEAD_REVISION:
+def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
+    """Whether the files' metadata alone proves they are the ones the database was built from (see specfiles)."""
+    if meta.get("spec_files_racy") != "no" or not holds(meta, specs, meta.get("content_hash", "")):
         return False
-    return stamp_matches(db_path, specs, read_meta(connection).get("content_hash"))
+    tree = walk(specs)
+    if tree.problems:
+        return False
+    current = current_stamp(tree)
+    return current is not None and current.lines == meta.get("spec_files")
+
+
+def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
+    """True when the open database is at the current schema and was built from these very files."""
+    return schema_revision(connection) == HEAD_REVISION and stamp_matches(read_meta(connection), specs)
 
 
 def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
     """Open the database for reading, building or refreshing it first when the specs changed."""
     if db_path.exists():
         connection = connect_readonly(db_path)
-        if is_fresh(db_path, specs, connection):
+        if is_fresh(specs, connection):
             return connection
         connection.close()
     from specdb.builder import build

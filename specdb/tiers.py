@@ -12,6 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from specdb.units import rounded
+
 BASES = ("per-direction", "as-quoted")
 TIERS = ("memory", "scale_up", "scale_out")
 RATIOS = (
@@ -154,21 +156,26 @@ def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction
         }
         for tier in TIERS:
             bandwidth = found.tiers[tier]
-            row[f"{tier}_gbps"] = round(bandwidth.on(basis) / 1e9, 3) if bandwidth else None
+            row[f"{tier}_gbps"] = rounded(bandwidth.on(basis) / 1e9, 3) if bandwidth else None
             row[f"{tier}_counted"] = bandwidth.counted(basis) if bandwidth else None
         mixed = []
         for name, upper, lower in RATIOS:
             high, low = found.tiers[upper], found.tiers[lower]
-            row[name] = round(high.on(basis) / low.on(basis), 2) if high and low else None
+            row[name] = rounded(high.on(basis) / low.on(basis), 2) if high and low else None
             if high and low and not _same_basis(high.counted(basis), low.counted(basis)):
                 mixed.append(name)
         scale_out = found.tiers["scale_out"]
         row["bf16_flop_per_network_byte"] = (
-            round(found.dense_bf16_flops / scale_out.on("per-direction")) if found.dense_bf16_flops and scale_out else None
+            _whole(found.dense_bf16_flops / scale_out.on("per-direction")) if found.dense_bf16_flops and scale_out else None
         )
         row["mixed_counting"] = mixed
         rows.append(row)
     return rows
+
+
+def _whole(value: float) -> float:
+    """A whole number of FLOP per byte; a fraction of one only when it is less than one."""
+    return round(value) if value >= 0.5 else rounded(value, 0)
 
 
 def _same_basis(one: str, other: str) -> bool:

@@ -28,6 +28,22 @@ CANONICAL_UNIT = {
 }
 
 
+# What a figure or an option may plausibly be, per dimension: wide enough for any part, system or cluster,
+# narrow enough that products and ratios of a few of them stay finite and non-zero in floating point.
+PLAUSIBLE = {
+    "bandwidth": (1e3, 1e18, "1 kB/s to 1 EB/s"),
+    "size": (1.0, 1e21, "1 B to 1 ZB"),
+    "compute": (1e6, 1e21, "1 MFLOP/s to 1 ZFLOP/s"),
+    "transfer_rate": (1e3, 1e15, "1 kT/s to 1 PT/s"),
+    "symbol_rate": (1e3, 1e15, "1 kBd to 1 PBd"),
+    "time": (1e-12, 1e9, "1 ps to 1e9 s"),
+    "power": (1e-3, 1e10, "1 mW to 10 GW"),
+    "frequency": (1.0, 1e15, "1 Hz to 1 PHz"),
+    "ratio": (1e-9, 10.0, "0.0000001 % to 1000 %"),
+    "count": (1e-9, 1e12, "1e-9 to 1e12"),
+}
+
+
 def _unit_table() -> dict[str, tuple[str, float]]:
     table: dict[str, tuple[str, float]] = {}
 
@@ -89,14 +105,13 @@ def parse_quantity(text: str) -> Quantity:
         raise UnitError(f"'{text}' is not finite")
     if number <= 0:
         raise UnitError(f"'{text}' must be greater than zero")
-    if unit == "":
-        return Quantity(text.strip(), number, "count")
-    if unit not in UNITS:
+    if unit != "" and unit not in UNITS:
         raise UnitError(_unknown_unit_message(text, unit))
-    dimension, factor = UNITS[unit]
+    dimension, factor = UNITS[unit] if unit else ("count", 1.0)
     value = number * factor
-    if not math.isfinite(value):
-        raise UnitError(f"'{text}' is too large")
+    low, high, span = PLAUSIBLE[dimension]
+    if not low <= value <= high:
+        raise UnitError(f"'{text.strip()}' is outside the plausible range of a {dimension.replace('_', ' ')} ({span})")
     return Quantity(text.strip(), value, dimension)
 
 
@@ -110,6 +125,12 @@ def _unknown_unit_message(text: str, unit: str) -> str:
     close = difflib.get_close_matches(unit, UNITS, n=1, cutoff=0.6)
     hint = f"; did you mean '{close[0]}'?" if close else ""
     return f"'{text}': unknown unit '{unit}'{hint}"
+
+
+def rounded(value: float, decimals: int) -> float:
+    """value rounded to `decimals` places, or to three significant digits where that would leave nothing (never a false 0)."""
+    shown = round(value, decimals)
+    return shown if shown or not value else float(f"{value:.3g}")
 
 
 _DISPLAY_UNITS = {

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 import yaml
+
+from specdb.specfiles import MAX_FILE_BYTES, too_large
 
 try:
     from yaml import CSafeLoader as _SafeLoader
@@ -21,15 +22,19 @@ except ImportError:  # libyaml missing: the pure-Python loader reads the same do
     from yaml import SafeLoader as _SafeLoader  # type: ignore[assignment]
 
 
+# Tags of this loader's own: the composer asks `resolve` only for nodes written without a tag,
+# so a node carrying any other tag (`!!str` included) was tagged in the file.
+_UNTAGGED = {yaml.ScalarNode: "specdb:scalar", yaml.SequenceNode: "specdb:sequence", yaml.MappingNode: "specdb:mapping"}
+_PLAIN_TAGS = set(_UNTAGGED.values())
+
+
 class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
-    """Composes without guessing types: every plain scalar gets the str tag, so only explicit tags stand out."""
+    """Composes without guessing types: every untagged node gets a tag of specdb's own, so written tags stand out."""
 
     yaml_implicit_resolvers: dict = {}
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
-        if kind is yaml.ScalarNode:
-            return self.DEFAULT_SCALAR_TAG
-        return self.DEFAULT_SEQUENCE_TAG if kind is yaml.SequenceNode else self.DEFAULT_MAPPING_TAG
+        return _UNTAGGED[kind]
 
     def descend_resolver(self, current_node: Any, current_index: Any) -> None:
         return None
@@ -37,9 +42,7 @@ class _Loader(_SafeLoader):  # type: ignore[misc, valid-type]
     def ascend_resolver(self) -> None:
         return None
 
-MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_DEPTH = 32
-_PLAIN_TAGS = {f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq")}
 _NULLS = {"", "~", "null", "Null", "NULL"}
 _BRACKETS = re.compile(r"[\[\]{}]")
 # Block nesting shows as indentation or as "- - -" / "? ? ?" on one line.
@@ -73,7 +76,9 @@ class Located:
 
 
 class YamlProblem(Exception):
-    def __init__(self, message: str, line: int = 1, column: int = 1):
+    """A problem with a file's text; line and column 0 when it concerns the whole file."""
+
+    def __init__(self, message: str, line: int = 0, column: int = 0):
         super().__init__(message)
         self.message = message
         self.line = line
@@ -84,24 +89,9 @@ def _position(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def read_bytes(path: Path) -> tuple[bytes | None, list[YamlProblem]]:
-    """A file's bytes, or why they cannot be had; an oversized file is refused before it is read."""
-    try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            return None, [_too_large(size)]
-        return path.read_bytes(), []
-    except OSError as exc:
-        return None, [YamlProblem(f"cannot read file: {exc.strerror or exc}")]
-
-
-def _too_large(size: int) -> YamlProblem:
-    return YamlProblem(f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB")
-
-
 def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
     if len(raw) > MAX_FILE_BYTES:
-        return None, [_too_large(len(raw))]
+        return None, [YamlProblem(too_large(len(raw)))]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -123,6 +113,8 @@ def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
         mark = exc.problem_mark or exc.context_mark
         line, column = _position(mark) if mark else (1, 1)
         return None, [YamlProblem(f"YAML syntax: {exc.problem or exc.context}", line, column)]
+    except yaml.reader.ReaderError as exc:
+        return None, [YamlProblem(f"character {_codepoint(exc.character)} is not allowed in YAML", *_offset_position(text, exc.position))]
     except yaml.YAMLError as exc:
         return None, [YamlProblem(f"YAML error: {exc}")]
     if root is None:
@@ -137,6 +129,16 @@ def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
     return (located if not problems else None), problems
 
 
+def _codepoint(character: Any) -> str:
+    code = ord(character) if isinstance(character, str) else int(character)
+    return f"U+{code:04X}"
+
+
+def _offset_position(text: str, index: int) -> tuple[int, int]:
+    """Line and column of a character offset, counted as the composer counts them."""
+    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
 def _nesting_problem(text: str) -> YamlProblem | None:
     """Refuse absurd nesting before the composer recurses into it."""
     depth = 0
@@ -144,10 +146,7 @@ def _nesting_problem(text: str) -> YamlProblem | None:
         if match.group() in "[{":
             depth += 1
             if depth > MAX_DEPTH:
-                index = match.start()
-                line = text.count("\n", 0, index) + 1
-                column = index - (text.rfind("\n", 0, index) + 1) + 1
-                return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, column)
+                return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", *_offset_position(text, match.start()))
         elif depth:
             depth -= 1
     for match in _DEEP_BLOCK.finditer(text):
@@ -165,7 +164,7 @@ def _plain(node: Any, path: Path_, located: Located, problems: list[YamlProblem]
     seen.add(id(node))
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        problems.append(YamlProblem(f"tag '{tag}' is not allowed", *position))
+        problems.append(YamlProblem(f"tag '{tag}' is not allowed: specdb reads every value as written", *position))
         return None
     if isinstance(node, yaml.ScalarNode):
         return None if not node.style and node.value in _NULLS else node.value

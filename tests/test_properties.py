@@ -42,7 +42,9 @@ def _check(text: bytes) -> None:
         dataset = load_specs(specs)
         for problem in dataset.problems:
             assert problem.path.startswith(str(specs)) or not os.path.isabs(problem.path)
-            assert problem.line >= 1 and problem.column >= 1 and problem.message
+            # A problem points at a line and column, or (0, 0) at the whole file.
+            assert (problem.line >= 1 and problem.column >= 1) or problem.line == problem.column == 0
+            assert problem.message
         try:
             result = build(specs, db)
         except InvalidSpecs as error:

@@ -114,16 +114,6 @@ def test_compare_puts_records_side_by_side_on_one_basis(cli, specs):
     assert {row["figure"]: row["test-gpu-2 / test-gpu"] for row in table}["memory_bandwidth"] == "2"
 
 
-def test_compare_shows_figures_in_different_units_as_written(cli, specs):
-    other = specs / "link" / "test-pcie-2.yaml"
-    text = (specs / "link" / "test-pcie.yaml").read_text().replace("id: test-pcie", "id: test-pcie-2").replace("value: 32 GT/s,", "value: 32 Gb/s, direction: per-direction,")
-    other.write_text("".join(line for line in text.splitlines(keepends=True) if "derived:" not in line))
-    rows = {row["figure"]: row for row in json.loads(cli("compare", "test-pcie", "test-pcie-2", "-f", "json").stdout)}
-    assert rows["lane_rate"]["unit"] == "as written"
-    assert rows["lane_rate"]["values"] == {"test-pcie": "32 GT/s", "test-pcie-2": "32 Gb/s"}
-    assert rows["lane_rate"]["ratio_to_first"] == {}
-
-
 def test_compare_refuses_records_of_different_kinds(cli):
     result = cli("compare", "test-gpu", "test-link")
     assert result.exit_code == 2

@@ -5,8 +5,9 @@ import pytest
 GPU = "accelerator/test-gpu.yaml"
 SOURCE = "source/test-datasheet.yaml"
 LINK = "link/test-link.yaml"
+SYSTEM = "system/test-system.yaml"
 
-# (case, file, find, replace, expected line, expected column, expected message part)
+# (case, file, find, replace, expected line, expected column (0, 0: the whole file), expected message part)
 CASES = [
     ("yaml syntax", GPU, "family: Testarch", "family: [Testarch", 7, 9, "YAML syntax"),
     ("duplicate key", GPU, "family: Testarch", "family: Testarch\nfamily: Other", 7, 1, "duplicate key 'family' (first at line 6)"),
@@ -37,9 +38,21 @@ CASES = [
     ("bandwidth without direction", "fabric/test-fabric.yaml", "direction: per-direction, ", "", 8, 19, "a bandwidth figure needs 'direction'"),
     ("derived does not multiply out", LINK, "value: 25 GB/s", "value: 20 GB/s", 16, 24, "derived: links_per_accelerator x per_link_bandwidth x 2 = 7.2e+11, but value is 9e+11"),
     ("not a mapping", SOURCE, None, "- just\n- a list\n", 1, 1, "a record file must be a mapping of keys"),
-    ("empty file", SOURCE, None, "", 1, 1, "file is empty"),
+    ("empty file", SOURCE, None, "", 0, 0, "file is empty"),
     ("thousands separator", GPU, "value: 989 TFLOPS", "value: 1,979 TFLOPS", 33, 12, "without thousands separators"),
     ("unknown schema", SOURCE, "schema: 1", "schema: 2", 1, 9, "schema: '2' is not one of"),
+    ("unknown figure name", GPU, "  memory_capacity:", "  memory_capacty:", 23, 3, "unknown figure name 'memory_capacty'; did you mean 'memory_capacity'?"),
+    ("unit that does not fit the name", SYSTEM, "value: 400 Gb/s\n    direction: per-direction\n", "value: 400 GB\n", 12, 12, "'400 GB' is a size, but scale_out_bandwidth is a bandwidth"),
+    ("count that must be whole", SYSTEM, 'scale_up_domain: {value: "8"', 'scale_up_domain: {value: "0.5"', 10, 28, "'0.5' must be a whole number"),
+    ("direction that does not fit the name", GPU, "direction: total", "direction: per-direction", 13, 16, "direction 'per-direction' does not fit; memory_bandwidth is counted total"),
+    ("figure of another kind", GPU, "  memory_bandwidth:\n", "  port_bandwidth:\n", 11, 3, "accelerator records cannot have this figure (it belongs to: fabric)"),
+    ("implausibly small", GPU, "value: 3.35 TB/s", "value: 1e-320 B/s", 12, 12, "outside the plausible range of a bandwidth (1 kB/s to 1 EB/s)"),
+    ("implausibly large", SYSTEM, "value: 400 Gb/s", "value: 4e21 B/s", 12, 12, "outside the plausible range of a bandwidth"),
+    ("review policy beyond a century", GPU, "family: Testarch", "family: Testarch\nreview: {warn_after: {count: 99999999999, period: year}}", 7, 22, "longer than 100 years"),
+    ("control character", GPU, "family: Testarch", "family: Test\x07arch", 6, 13, "character U+0007 is not allowed in YAML"),
+    ("NUL byte", SOURCE, "schema: 1", "schema: 1\nname: a\x00b", 2, 8, "character U+0000 is not allowed in YAML"),
+    ("explicit str tag", GPU, "family: Testarch", "family: !!str Testarch", 6, 9, "tag '!!str' is not allowed"),
+    ("explicit map tag", GPU, "uses: {scale_up", "uses: !!map {scale_up", 9, 7, "tag '!!map' is not allowed"),
 ]
 
 
@@ -58,7 +71,7 @@ def test_bad_input_is_reported_where_it_is_and_leaves_the_database_alone(cli, sp
     for command in ("validate", "build", "list"):
         result = cli(command)
         assert result.exit_code == 1, (command, result.stderr)
-        assert f"{path}:{line}:{column}: " in result.stderr, result.stderr
+        assert (f"{path}:{line}:{column}: " if line else f"{path}: ") in result.stderr, result.stderr
         assert message in result.stderr
         assert "Traceback" not in result.stderr
     assert db.read_bytes() == before
@@ -111,4 +124,4 @@ def test_alias_bomb_is_refused_quickly(cli, specs, db):
 def test_a_record_outside_a_kind_folder_is_reported(cli, specs, db):
     assert cli("build").exit_code == 0
     (specs / "stray.yaml").write_text((specs / LINK).read_text())
-    assert f"{specs / 'stray.yaml'}:1:1: a record lives in specs/<kind>/<id>.yaml" in _refused(cli, db)
+    assert f"{specs / 'stray.yaml'}: a record lives in specs/<kind>/<id>.yaml" in _refused(cli, db)

@@ -46,21 +46,21 @@ DbOption = Annotated[
     typer.Option("--db", help="Database path or sqlite:/// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),
 ]
 SpecsOption = Annotated[
-    Optional[Path],
+    Optional[str],
     typer.Option("--specs", help="Specs folder [env: SPECDB_SPECS; default: ./specs if it is a specdb specs folder, else the bundled data]", show_default=False),
 ]
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output format")]
 MarkdownFormatOption = Annotated[FormatWithMarkdown, typer.Option("--format", "-f", help="Output format")]
 
 
-def locate(specs: Optional[Path], db: Optional[str]) -> tuple[Path, Path]:
+def locate(specs: Optional[str], db: Optional[str]) -> tuple[Path, Path]:
     from specdb.locations import resolve_db, resolve_specs
 
     specs_dir = resolve_specs(specs, working_folder=True)
     return specs_dir, resolve_db(db, specs_dir)
 
 
-def open_database(specs: Optional[Path], db: Optional[str]) -> sqlite3.Connection:
+def open_database(specs: Optional[str], db: Optional[str]) -> sqlite3.Connection:
     """The database for these options, built or refreshed first when the specs changed."""
     from specdb import connect
 

@@ -28,13 +28,10 @@ REQUIRED = (
     ("hbm_bandwidth_in_GB_per_sec", ("memory_bandwidth",), GIGA),
     ("peak_fp16_TFLOPS", ("dense_fp16_flops", "dense_bf16_flops"), TERA),
 )
-OPTIONAL = (
-    ("peak_i8_TFLOPS", ("dense_int8_flops",), TERA),
-    ("peak_i4_TFLOPS", ("dense_int4_flops",), TERA),
-)
+OPTIONAL = (("peak_i8_TFLOPS", ("dense_int8_flops",), TERA),)
 LEFT_TO_CONSUMER = {
     "peak_i8_TFLOPS": "no dense INT8 figure; llm-analysis takes 2 x peak_fp16_TFLOPS",
-    "peak_i4_TFLOPS": "no dense INT4 figure; llm-analysis takes 4 x peak_fp16_TFLOPS",
+    "peak_i4_TFLOPS": "specdb records no INT4 rates; llm-analysis takes 4 x peak_fp16_TFLOPS",
     "inter_node_bandwidth_in_GB_per_sec": (
         "llm-analysis's own files give it per 8-GPU node (A100: 200 = 8 x 200 Gb/s HDR) and its estimates do not read it; "
         "specdb's scale-out figures are per accelerator, on a platform; left at llm-analysis's default (200)"
