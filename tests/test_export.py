@@ -4,6 +4,7 @@ import asyncio
 import csv
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -85,14 +86,16 @@ def test_the_datasette_export_describes_every_table_and_column_in_datasettes_jso
     for table, (description, columns) in TABLES.items():
         assert tables[table]["description"] == description
         assert tables[table]["columns"] == columns
+    database = sqlite3.connect(folder / "specdb.db")
+    for (name,) in database.execute("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')"):
+        columns = [row[1] for row in database.execute(f"PRAGMA table_info({name})")]
+        assert tables[name]["description"] and sorted(tables[name]["columns"]) == sorted(columns), name
     assert figure_json["license"] == "CC-BY-4.0" and figure_json["license_url"] == "https://creativecommons.org/licenses/by/4.0/"
     assert TABLES["figure"][1]["value"] in figure_page
     assert [row[1] for row in figure_json["rows"] if row[2] == "memory_bandwidth"] == ["test-gpu"]
 
 
 def test_every_column_of_the_database_is_described(cli, tmp_path):
-    import sqlite3
-
     cli("build")
     connection = sqlite3.connect(cli.db)
     tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'alembic_version'")}

@@ -39,8 +39,18 @@ def metadata(connection: sqlite3.Connection, about: dict[str, Any]) -> dict[str,
         table.name: {"description": table.description, "columns": {column.name: column.description for column in table.columns}}
         for table in tables(connection)
     }
+    figure, record = described["figure"]["columns"], described["record"]["columns"]
     described["figure_view"] = {
         "description": "Each figure with its record's kind, name and vendor and the ids of its sources (a view over figure, record and citation).",
+        "columns": {
+            "record_id": figure["record_id"], "kind": record["kind"], "record_name": "The record's name.", "vendor": record["vendor"],
+            "figure": figure["name"], **{name: figure[name] for name in ("value_text", "value", "unit", "direction", "scope", "status", "as_of", "reviewed")},
+            "sources": "Ids of the sources cited for the figure, comma-separated.",
+        },
+    }
+    described["alembic_version"] = {
+        "description": "The schema revision of this database, kept by the Alembic migrations that created it.",
+        "columns": {"version_num": "Alembic revision id."},
     }
     return {
         "title": "specdb: AI hardware figures with their sources",
