@@ -10,10 +10,13 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
+from specdb.units import CANONICAL_UNIT
+
 # Meta keys that describe the data itself; the others describe one build (paths, file times) and would make exports differ.
 STABLE_META = ("content_hash", "data_license", "record_format")
 
-UNITS_NOTE = "canonical SI unit named in `unit`: B/s, B, FLOP/s, T/s, Bd, s, W, Hz, or 1"
+UNITS_NOTE = "canonical SI unit named in `unit`: " + ", ".join(dict.fromkeys(CANONICAL_UNIT.values()))
+DIMENSIONS = ", ".join(f"{dimension} ({unit})" for dimension, unit in CANONICAL_UNIT.items())
 
 TABLES: dict[str, tuple[str, dict[str, str]]] = {
     "record": ("One row per accelerator, link, fabric, system (platform) or cluster.", {
@@ -55,7 +58,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "value_text": "The value as written in the spec, with its unit, e.g. 3.35 TB/s.",
         "value": f"The value in the {UNITS_NOTE}.",
         "unit": "Canonical unit of `value`.",
-        "dimension": "bandwidth, data size, compute, transfer rate, signalling rate, time, power, frequency, ratio or count.",
+        "dimension": f"What the value measures, with its canonical unit: {DIMENSIONS}.",
         "direction": "For bandwidths: per-direction (one way), bidirectional (both directions added) or total (memory).",
         "scope": "per-accelerator, per-link, per-port, per-lane or per-system.",
         "status": "spec (a standard), announced, shipping or measured.",
