@@ -8,6 +8,7 @@ The Python API (the CLI is a thin layer over it):
     specdb.show(connection, "NVIDIA H100 80GB HBM3")
     specdb.figures(connection, name="memory_bandwidth")
     specdb.info()                            # data version, content hash, where the data is, licence
+    specdb.write_export("datapackage", "out") # the data for another tool (see specdb.export.FORMATS)
 
 Every call reads the data bundled with the package unless it is given a specs
 folder or a database (as an argument, or through $SPECDB_SPECS / $SPECDB_DB);
@@ -20,6 +21,7 @@ validated or a database is built, never on import.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -36,6 +38,7 @@ __all__ = [
     "load_specs",
     "records",
     "show",
+    "write_export",
 ]
 
 if TYPE_CHECKING:
@@ -43,6 +46,7 @@ if TYPE_CHECKING:
 
     from specdb.builder import BuildResult
     from specdb.dataset import Dataset
+    from specdb.export import ExportResult
 
 PathLike = str | os.PathLike[str]
 
@@ -100,6 +104,27 @@ def info(specs: PathLike | None = None, db: PathLike | None = None) -> dict[str,
     connection = open_fresh(db_path, specs_dir)
     try:
         return describe(connection, specs_dir, db_path)
+    finally:
+        connection.close()
+
+
+def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: PathLike | None = None, force: bool = False) -> ExportResult:
+    """Write the data in one export format (`datapackage`, `datasette`, `llm-analysis`, `aiconfigurator`) into folder.
+
+    The folder is replaced whole when it holds an earlier export; a non-empty
+    folder no export wrote raises `specdb.errors.UsageError` unless force.
+    Defaults for specs and db as for `build`.
+    """
+    from specdb.about import describe
+    from specdb.export import export
+    from specdb.locations import resolve_db, resolve_specs
+    from specdb.store import open_fresh
+
+    specs_dir = resolve_specs(specs)
+    db_path = resolve_db(db, specs_dir)
+    connection = open_fresh(db_path, specs_dir)
+    try:
+        return export(connection, describe(connection, specs_dir, db_path), fmt, Path(folder), force)
     finally:
         connection.close()
 

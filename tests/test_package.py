@@ -100,8 +100,15 @@ def test_csv_output_of_a_gib_figure_round_trips(cli):
 
 
 def test_the_public_api_is_declared_and_documented():
-    assert set(specdb.__all__) >= {"connect", "build", "load_specs", "info", "records", "show", "figures", "DATA_VERSION", "__version__"}
+    assert set(specdb.__all__) >= {"connect", "build", "load_specs", "info", "records", "show", "figures", "write_export", "DATA_VERSION", "__version__"}
     for name in specdb.__all__:
         value = getattr(specdb, name)
         if callable(value):
             assert value.__doc__ and value.__annotations__.get("return"), name
+
+
+def test_the_api_writes_an_export(specs, db, tmp_path):
+    result = specdb.write_export("datapackage", tmp_path / "out", specs, db)
+    assert result.path == tmp_path / "out" and "figure.csv" in result.files
+    # The test data's figures: 16, one CSV row each under the header.
+    assert len((tmp_path / "out" / "figure.csv").read_text().splitlines()) == 1 + 16

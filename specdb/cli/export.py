@@ -21,13 +21,9 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Replace a non-empty 
 
 def _command(fmt: str):
     def command(folder: FolderArgument, force: ForceOption = False, specs: SpecsOption = None, db: DbOption = None) -> None:
-        from specdb.about import describe
-        from specdb.export import export
-        from specdb.store import open_fresh
+        from specdb import write_export
 
-        specs_dir, db_path = locate(specs, db)
-        connection = open_fresh(db_path, specs_dir)
-        result = export(connection, describe(connection, specs_dir, db_path), fmt, folder, force)
+        result = write_export(fmt, folder, *locate(specs, db), force=force)
         print(f"{result.path}: {fmt} export, {len(result.files)} files", file=sys.stderr)
 
     return command
