@@ -32,7 +32,7 @@ NOT_SPECDB_FIGURES = {
     "gpu.mem_bw_empirical_scaling_factor": "an empirical correction in AIConfigurator's own files",
     "gpu.mem_empirical_constant_latency": "an empirical correction in AIConfigurator's own files",
     "gpu.sm_version": "CUDA compute capability; not a figure specdb records",
-    "node.p2p_latency": "no latency figure for the scale-up link in specdb",
+    "node.p2p_latency": "an empirical correction in AIConfigurator's own files (10 us), not a link's latency",
     "misc": "NCCL and framework memory overheads measured by AIConfigurator",
 }
 
@@ -41,16 +41,18 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
     import yaml
 
     systems: dict[str, Any] = {}
+    skipped: dict[str, str] = {}
     for platform in platforms(connection):
         spec, filled = _system(connection, platform)
         if "gpu" not in spec or "node" not in spec:
+            skipped[platform.id] = "needs its accelerator's figures, a scale-up bandwidth and a scale_up_domain"
             continue
         header = [f"# {platform.name}: exported by specdb {about['specdb_version']} from data {about['content_hash'][:12]}",
                   f"# {about['attribution']}"]
         header += [f"# {key}: {origin}" for key, origin in filled.items()]
         body = yaml.safe_dump(spec, sort_keys=False, default_flow_style=False, allow_unicode=True)
         (folder / f"{platform.id}.yaml").write_text("\n".join(header) + "\n" + body, encoding="utf-8")
-        left = {key: why for key, why in NOT_SPECDB_FIGURES.items()}
+        left = dict(NOT_SPECDB_FIGURES)
         left.update({f"gpu.{key}": f"no {name} figure for {platform.accelerator}" for key, name in GPU_FIGURES if key not in spec["gpu"]})
         left.update({f"node.{key}": why for key, why in _node_gaps(spec["node"]).items()})
         systems[platform.id] = {"file": f"{platform.id}.yaml", "filled_from": filled, "not_filled": left}
@@ -58,6 +60,7 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
         "open_with": "aiconfigurator_core.sdk.perf_database.load_system_spec(NAME, systems_paths=[FOLDER])",
         "conventions": "SI units; bandwidths per GPU, one direction; node sizes from the platform's records",
         "systems": systems,
+        "skipped": skipped,
     }
 
 
