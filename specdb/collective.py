@@ -88,10 +88,19 @@ def message_bytes(size: str | None = None, params: float | None = None, dtype: s
     if params is not None:
         if dtype not in DTYPE_BYTES:
             raise UsageError(f"dtype must be one of {', '.join(DTYPE_BYTES)}")
-        if params <= 0:
-            raise UsageError("--params must be greater than zero")
-        return params * DTYPE_BYTES[dtype]
+        if not math.isfinite(params) or params <= 0:
+            raise UsageError(f"--params must be a finite number greater than zero, not {params:g}")
+        return _plausible_size("--params", params * DTYPE_BYTES[dtype])
     return _option_quantity("--size", size, "size", "a data size (try 16GB or 512MiB)")
+
+
+def _plausible_size(option: str, size: float) -> float:
+    from specdb.units import PLAUSIBLE
+
+    low, high, span = PLAUSIBLE["size"]
+    if not low <= size <= high:
+        raise UsageError(f"{option} gives a message of {size:g} bytes, outside the plausible range of a size ({span})")
+    return size
 
 
 def parse_latency(text: str) -> float:

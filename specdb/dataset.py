@@ -11,6 +11,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -182,7 +183,7 @@ def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]
             yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
 
 
-_CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product"}
+_CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product", "url"}
 _CROSS_CHECKED_FIRST = {"aliases", "uses"}
 
 
@@ -250,8 +251,11 @@ def _check_references(dataset: Dataset) -> None:
     alias_owner: dict[str, str] = {}
     for record_id in dataset.records:
         alias_owner[record_id.casefold()] = record_id
+    excluded = dataset.policies.excluded_source_domains if dataset.policies else []
     for record_id, loaded in dataset.records.items():
         model = loaded.model
+        if isinstance(model, SourceRecord):
+            _check_source_domain(model, excluded, _reporter(dataset, loaded))
         if not isinstance(model, Record):
             continue
         report = _reporter(dataset, loaded)
@@ -272,6 +276,14 @@ def _check_references(dataset: Dataset) -> None:
                 report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}")
         for name, figure in model.figures.items():
             _check_figure(dataset, sources, report, record_id, name, figure)
+
+
+def _check_source_domain(source: SourceRecord, excluded: list[str], report) -> None:
+    host = (urlsplit(source.url).hostname or "") if source.url else ""
+    for domain in excluded:
+        if host == domain or host.endswith("." + domain):
+            report(("url",), f"url: {host} is a mirror or content farm ({domain} is in excluded_source_domains of {POLICY_FILE}); cite the primary source it copies")
+            return
 
 
 def _reporter(dataset: Dataset, loaded: LoadedRecord):

@@ -7,20 +7,41 @@ count-only stat view.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from specdb.errors import InvalidSpecs
-from specdb.snapshot import FigureState, RecordState, Snapshot, from_database, from_dataset
+from specdb.errors import InvalidSpecs, UsageError
+from specdb.output import to_json
+from specdb.snapshot import Citation, Claim, FigureState, RecordState, Snapshot, from_database, from_dataset
 from specdb.tiers import ratio_rows
 
-KINDS_OF_CHANGE = (
-    "record_added", "record_removed", "record_renamed", "record_changed",
-    "figure_added", "figure_removed", "value_changed", "counting_changed",
-    "status_changed", "sources_changed", "re_reviewed", "ratio_changed",
-)
+# Each kind of change, and the group a user may narrow the report to (`diff --only`).
+GROUP_OF = {
+    "record_added": "records", "record_removed": "records", "record_renamed": "records", "record_changed": "records",
+    "figure_added": "values", "figure_removed": "values", "value_changed": "values", "status_changed": "values",
+    "derivation_changed": "values", "figure_changed": "values",
+    "counting_changed": "counting",
+    "sources_changed": "sources", "source_changed": "sources",
+    "re_reviewed": "review", "review_changed": "review",
+    "prose_changed": "prose",
+    "history_changed": "history",
+    "ratio_changed": "ratios",
+}
+KINDS_OF_CHANGE = tuple(GROUP_OF)
+GROUPS = tuple(dict.fromkeys(GROUP_OF.values()))
+
+# How each column of a figure is reported; a column not named here is still reported, as figure_changed.
+_VALUE = ("value_text", "value", "unit", "dimension")
+_FIGURE_FIELDS = {
+    **{name: "counting_changed" for name in ("direction", "scope", "precision", "sparsity")},
+    **{name: "review_changed" for name in ("as_of", "as_of_text", "reviewed", "reviewed_text", "warn_after", "error_after")},
+    **{name: "prose_changed" for name in ("note", "uncertainty", "method")},
+    **{name: "derivation_changed" for name in ("derived_product", "derived_factor")},
+    "status": "status_changed",
+}
+# Dates are compared once, by the day; their text is compared only when the day is the same.
+_SAME_DAY = {"as_of_text": "as_of", "reviewed_text": "reviewed", "released_date": "released"}
 
 
 @dataclass(frozen=True)
@@ -33,8 +54,12 @@ class Change:
     percent: float | None = None
     detail: str | None = None
 
+    @property
+    def group(self) -> str:
+        return "prose" if self.change == "record_changed" and self.detail == "notes" else "sources" if self.change == "source_changed" else GROUP_OF[self.change]
+
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {**asdict(self), "group": self.group}
 
 
 def open_version(text: str, specs: Path) -> Snapshot:
@@ -75,8 +100,11 @@ def _snapshot(dataset, label: str, commit: str = "") -> Snapshot:
     return snapshot
 
 
-def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction") -> list[Change]:
-    """Every change from old to new, grouped by record in id order, then the tier ratios that moved."""
+def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:
+    """Every change from old to new, grouped by record in id order, then the tier ratios that moved; `only` keeps some groups."""
+    unknown = sorted(set(only or ()) - set(GROUPS))
+    if unknown:
+        raise UsageError(f"unknown group {', '.join(unknown)}; groups are {', '.join(GROUPS)}")
     changes: list[Change] = []
     renamed = _renames(old, new)
     vanished = set(renamed.values())
@@ -94,7 +122,7 @@ def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction") -> list[
                 changes.append(Change("record_renamed", record_id, old=renamed[record_id], new=record_id))
             changes.extend(_record_changes(record_id, before, after))
     changes.extend(_ratio_changes(old, new, basis))
-    return changes
+    return [change for change in changes if only is None or change.group in only]
 
 
 def _renames(old: Snapshot, new: Snapshot) -> dict[str, str]:
@@ -109,20 +137,32 @@ def _renames(old: Snapshot, new: Snapshot) -> dict[str, str]:
 
 
 def _record_changes(record_id: str, before: RecordState, after: RecordState) -> list[Change]:
-    changes = []
-    for field in ("kind", "name", "vendor", "released", "aliases", "uses"):
-        old, new = getattr(before, field), getattr(after, field)
+    kind = "source_changed" if after.kind == "source" else "record_changed"
+    changes = [Change(kind, record_id, old=old, new=new, detail=name) for name, old, new in _field_changes(before.fields, after.fields)]
+    if before.kind != after.kind:
+        changes.append(Change("record_changed", record_id, old=before.kind, new=after.kind, detail="kind"))
+    for name in ("aliases", "uses"):
+        old, new = getattr(before, name), getattr(after, name)
         if old != new:
-            changes.append(Change("record_changed", record_id, old=_plain(old), new=_plain(new), detail=field))
+            changes.append(Change("record_changed", record_id, old=_plain(old), new=_plain(new), detail=name))
     for name in sorted(set(before.figures) | set(after.figures)):
         old_figure, new_figure = before.figures.get(name), after.figures.get(name)
         if old_figure is None:
-            changes.append(Change("figure_added", record_id, name, new=new_figure.value_text))
+            changes.append(Change("figure_added", record_id, name, new=new_figure.fields["value_text"]))
         elif new_figure is None:
-            changes.append(Change("figure_removed", record_id, name, old=old_figure.value_text))
+            changes.append(Change("figure_removed", record_id, name, old=old_figure.fields["value_text"]))
         else:
             changes.extend(_figure_changes(record_id, name, old_figure, new_figure))
     return changes
+
+
+def _field_changes(old: dict[str, Any], new: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+    """(column, old, new) for every column that differs; a date's text only when its day did not change too."""
+    differing = {name for name in set(old) | set(new) if old.get(name) != new.get(name)}
+    return [
+        (name, old.get(name), new.get(name)) for name in sorted(differing)
+        if _SAME_DAY.get(name) not in differing
+    ]
 
 
 def _plain(value: Any) -> Any:
@@ -133,22 +173,67 @@ def _plain(value: Any) -> Any:
 
 def _figure_changes(record_id: str, name: str, old: FigureState, new: FigureState) -> list[Change]:
     changes = []
-    if old.value != new.value or old.unit != new.unit:
-        percent = round((new.value - old.value) / old.value * 100, 2) if old.unit == new.unit and old.value else None
-        changes.append(Change("value_changed", record_id, name, old=old.value_text, new=new.value_text, percent=percent))
-    elif old.value_text != new.value_text:
-        changes.append(Change("value_changed", record_id, name, old=old.value_text, new=new.value_text, percent=0.0, detail="rewritten, same quantity"))
-    for field in ("direction", "scope"):
-        if getattr(old, field) != getattr(new, field):
-            changes.append(Change("counting_changed", record_id, name, old=getattr(old, field), new=getattr(new, field), detail=field))
-    if old.status != new.status:
-        changes.append(Change("status_changed", record_id, name, old=old.status, new=new.status))
-    if old.sources != new.sources:
-        added = sorted(set(new.sources) - set(old.sources))
-        removed = sorted(set(old.sources) - set(new.sources))
-        changes.append(Change("sources_changed", record_id, name, old=removed, new=added, detail="removed / added"))
-    if old.reviewed != new.reviewed and old.value == new.value and old.unit == new.unit:
-        changes.append(Change("re_reviewed", record_id, name, old=old.reviewed, new=new.reviewed))
+    before, after = old.fields, new.fields
+    value_moved = any(before.get(key) != after.get(key) for key in ("value", "unit"))
+    if value_moved:
+        percent = round((after["value"] - before["value"]) / before["value"] * 100, 2) if before["unit"] == after["unit"] else None
+        changes.append(Change("value_changed", record_id, name, old=before["value_text"], new=after["value_text"], percent=percent))
+    elif before["value_text"] != after["value_text"]:
+        changes.append(Change("value_changed", record_id, name, old=before["value_text"], new=after["value_text"], percent=0.0, detail="rewritten, same quantity"))
+    for field, old_value, new_value in _field_changes(before, after):
+        if field in _VALUE:
+            continue
+        kind = _FIGURE_FIELDS.get(field, "figure_changed")
+        if field == "reviewed" and not value_moved:
+            kind, field = "re_reviewed", None
+        changes.append(Change(kind, record_id, name, old=old_value, new=new_value, detail=field))
+    changes.extend(_citation_changes(record_id, name, old.citations, new.citations, "sources"))
+    for label, old_claims, new_claims in (("history", old.history, new.history), ("alternative", old.alternatives, new.alternatives)):
+        changes.extend(_claim_changes(record_id, name, label, old_claims, new_claims))
+    return changes
+
+
+def _citation_changes(record_id: str, name: str, old: tuple[Citation, ...], new: tuple[Citation, ...], where: str) -> list[Change]:
+    """Sources added or removed, then, for sources cited on both sides, any change to a quote, locator or note."""
+    if old == new:
+        return []
+    old_ids, new_ids = [c.source_id for c in old], [c.source_id for c in new]
+    changes = []
+    if sorted(set(old_ids)) != sorted(set(new_ids)):
+        removed = sorted(set(old_ids) - set(new_ids))
+        added = sorted(set(new_ids) - set(old_ids))
+        detail = "removed / added" if where == "sources" else f"{where}: removed / added"
+        changes.append(Change("sources_changed", record_id, name, old=removed, new=added, detail=detail))
+    old_by_id = {c.source_id: c for c in old}
+    for citation in new:
+        before = old_by_id.get(citation.source_id)
+        if before is None or before == citation:
+            continue
+        for field in ("quote", "locator", "note"):
+            if getattr(before, field) != getattr(citation, field):
+                changes.append(Change("sources_changed", record_id, name, old=getattr(before, field), new=getattr(citation, field),
+                                      detail=f"{where}: {citation.source_id} {field}"))
+    if not changes:
+        changes.append(Change("sources_changed", record_id, name, old=old_ids, new=new_ids, detail=f"{where}: order"))
+    return changes
+
+
+def _claim_changes(record_id: str, name: str, label: str, old: tuple[Claim, ...], new: tuple[Claim, ...]) -> list[Change]:
+    """Entries of a figure's history or alternatives added, removed or changed, matched by position."""
+    changes = []
+    for index in range(max(len(old), len(new))):
+        before = old[index] if index < len(old) else None
+        after = new[index] if index < len(new) else None
+        where = f"{label} {index + 1}"
+        if before is None:
+            changes.append(Change("history_changed", record_id, name, new=after.value_text, detail=f"{where} added"))
+        elif after is None:
+            changes.append(Change("history_changed", record_id, name, old=before.value_text, detail=f"{where} removed"))
+        elif before != after:
+            for field, old_value, new_value in _field_changes(before.fields, after.fields):
+                changes.append(Change("history_changed", record_id, name, old=old_value, new=new_value, detail=f"{where} {field}"))
+            for change in _citation_changes(record_id, name, before.citations, after.citations, f"{where} sources"):
+                changes.append(Change("history_changed", record_id, name, old=change.old, new=change.new, detail=change.detail))
     return changes
 
 
@@ -166,7 +251,8 @@ def _ratio_changes(old: Snapshot, new: Snapshot, basis: str) -> list[Change]:
 
 
 def counts(changes: list[Change]) -> dict[str, int]:
-    return {kind: sum(1 for change in changes if change.change == kind) for kind in KINDS_OF_CHANGE if any(c.change == kind for c in changes)}
+    found = {kind: sum(1 for change in changes if change.change == kind) for kind in KINDS_OF_CHANGE}
+    return {kind: count for kind, count in found.items() if count}
 
 
 def _line(change: Change) -> str:
@@ -179,8 +265,8 @@ def _line(change: Change) -> str:
             return f"removed: {change.old}"
         case "record_renamed":
             return f"renamed from {change.old}"
-        case "record_changed":
-            return f"{change.detail}: {change.old} -> {change.new}"
+        case "record_changed" | "source_changed":
+            return f"{change.detail}: {_short(change.old)} -> {_short(change.new)}"
         case "figure_added":
             return f"{where} added: {change.new}"
         case "figure_removed":
@@ -191,14 +277,25 @@ def _line(change: Change) -> str:
             return f"{where}: {change.detail} {change.old} -> {change.new}"
         case "status_changed":
             return f"{where}: status {change.old} -> {change.new}"
-        case "sources_changed":
+        case "sources_changed" if change.detail == "removed / added":
             removed = "".join(f" -{ref}" for ref in change.old)
             added = "".join(f" +{ref}" for ref in change.new)
             return f"{where}: sources{removed}{added}"
         case "re_reviewed":
             return f"{where}: re-reviewed {change.old} -> {change.new}, value unchanged"
-        case _:
+        case "ratio_changed":
             return f"{where}: {_ratio(change.old)} -> {_ratio(change.new)}{percent} ({change.detail})"
+        case _:
+            return f"{where}: {change.detail}: {_short(change.old)} -> {_short(change.new)}"
+
+
+def _short(value: Any) -> str:
+    """A value for one line of a summary: text quoted and cut at 60 characters, nothing as 'none'."""
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return repr(value if len(value) <= 60 else value[:57] + "...")
+    return str(value)
 
 
 def _ratio(value: float | None) -> str:
@@ -214,7 +311,7 @@ def _label(snapshot: Snapshot) -> str:
 def render(changes: list[Change], fmt: str, old: Snapshot, new: Snapshot) -> str:
     old_label, new_label = _label(old), _label(new)
     if fmt == "json":
-        return json.dumps([change.as_dict() for change in changes], indent=2) + "\n"
+        return to_json([change.as_dict() for change in changes])
     summary = counts(changes)
     if fmt == "stat":
         lines = [f"{old_label} -> {new_label}: {len(changes)} changes"] + [f"  {kind:18} {count}" for kind, count in summary.items()]

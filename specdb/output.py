@@ -6,9 +6,11 @@ cost more at import than a whole read command is allowed to take.
 
 from __future__ import annotations
 
+import base64
 import csv
 import io
 import json
+import math
 from typing import Any, Iterable, Sequence
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -17,7 +19,7 @@ FORMATS = ("table", "json", "csv", "markdown")
 def render(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None) -> str:
     columns = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        return json.dumps([{column: row.get(column) for column in columns} for row in rows], indent=2, ensure_ascii=False) + "\n"
+        return to_json([{column: row.get(column) for column in columns} for row in rows])
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -29,9 +31,28 @@ def render(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | No
     return text_table(rows, columns)
 
 
+def to_json(data: Any) -> str:
+    """Strict JSON (RFC 8259) of any result: blobs as Datasette writes them, non-finite numbers as their names in strings."""
+    return json.dumps(_json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"$base64": True, "encoded": base64.b64encode(bytes(value)).decode("ascii")}
+    if isinstance(value, dict):
+        return {key: _json_safe(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_safe(item) for item in value]
+    return value
+
+
 def _cell(value: Any) -> str:
     if value is None:
         return ""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, float):
         return exact_number(value)
     if isinstance(value, (list, tuple)):

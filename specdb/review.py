@@ -18,6 +18,8 @@ from specdb.errors import UsageError
 
 _AGE = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?|mo|months?|y|yrs?|years?)\s*$", re.IGNORECASE)
 _PERIODS = {"d": "day", "w": "week", "mo": "month", "y": "year"}
+# A review interval or an age longer than a century is not one anybody means.
+LONGEST_PERIOD = {"day": 36525, "week": 5218, "month": 1200, "year": 100}
 
 
 def parse_cutoff(text: str) -> dt.date:
@@ -32,23 +34,30 @@ def parse_cutoff(text: str) -> dt.date:
 
 
 def parse_age(text: str) -> tuple[int, str]:
-    """'6mo', '90d', '1y', '2 years' -> (count, period)."""
+    """'6mo', '90d', '1y', '2 years' -> (count, period); at most a century."""
     match = _AGE.match(text)
     if match is None:
         raise UsageError(f"'{text}' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)")
     unit = match[2].lower()
     key = "mo" if unit.startswith("mo") else unit[0]
-    return int(match[1]), _PERIODS[key]
+    count, period = int(match[1]), _PERIODS[key]
+    if count > LONGEST_PERIOD[period]:
+        raise UsageError(f"'{text}' is longer than 100 years")
+    return count, period
 
 
 def before(today: dt.date, count: int, period: str) -> dt.date:
-    """The date count periods before today; a month back from the 31st lands on the month's last day."""
-    if period == "day":
-        return today - dt.timedelta(days=count)
-    if period == "week":
-        return today - dt.timedelta(weeks=count)
-    months = count * (12 if period == "year" else 1)
+    """The date count periods before today; a month back from the 31st lands on the month's last day.
+
+    A span reaching before year 1 gives the first day of year 1: nothing can be reviewed before it.
+    """
+    months = count * (12 if period == "year" else 1) if period in ("month", "year") else 0
+    days = count * (7 if period == "week" else 1) if period in ("day", "week") else 0
+    if days:
+        return today - dt.timedelta(days=days) if days < (today - dt.date.min).days else dt.date.min
     year, month = divmod(today.year * 12 + today.month - 1 - months, 12)
+    if year < 1:
+        return dt.date.min
     month += 1
     return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 

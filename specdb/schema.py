@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
+from specdb.review import LONGEST_PERIOD
 from specdb.units import Quantity, UnitError, parse_quantity
 
 SCHEMA_VERSION = "1"
@@ -117,10 +118,6 @@ FigureReference = Annotated[str, StringConstraints(pattern=r"^(?:[a-z0-9][a-z0-9
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, arbitrary_types_allowed=True)
-
-
-# A review interval longer than a century is not a review policy (null switches one off).
-LONGEST_PERIOD = {"day": 36525, "month": 1200, "year": 100}
 
 
 class Period(Strict):
@@ -256,6 +253,20 @@ class SourceRecord(Strict):
         return self
 
 
+_DOMAIN = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
+
+
+def parse_domain(text: Any) -> str:
+    if not isinstance(text, str) or not _DOMAIN.match(text):
+        raise ValueError(f"'{text}' is not a domain name such as example.com (lowercase, without scheme or path)")
+    return text
+
+
+DomainName = Annotated[str, BeforeValidator(parse_domain)]
+
+
 class KindPolicies(Strict):
     schema_: SchemaVersion = Field(alias="schema")
     review: dict[Literal[KINDS[:-1]], ReviewPolicy] = {}  # type: ignore[valid-type]
+    # Mirrors, proxies and content farms: a source record's URL may not be on one of these hosts or their subdomains.
+    excluded_source_domains: list[DomainName] = []

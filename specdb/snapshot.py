@@ -1,14 +1,17 @@
-"""One version of the data as plain values, from validated specs or from a built database.
+"""One version of the data as plain values, read from the database's rows.
 
-Both roads give equal snapshots for the same specs, so a diff between two
-database files agrees with the diff between the folders they came from.
+Specs are first mapped to rows by `rows.dataset_rows`, exactly as a build
+writes them, and a database is read back row for row, so the folder, git
+revision and database readings of one version are equal field by field, and
+every column of every table (history, alternatives and the citations of each
+is among them) is there for `diff` to compare.
 """
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from specdb.errors import NotFound
 from specdb.tiers import Bandwidth, System
@@ -16,32 +19,60 @@ from specdb.tiers import Bandwidth, System
 if TYPE_CHECKING:
     from specdb.dataset import Dataset
 
+# Columns that only tie rows together or repeat what the structure already says.
+_LINKS = {
+    "record": ("id", "kind", "path"),
+    "source": ("id", "path"),
+    "figure": ("id", "record_id", "name"),
+    "claim": ("id", "figure_id", "claim_kind", "position"),
+    "citation": ("id", "figure_id", "claim_id", "position"),
+}
+
+
+@dataclass(frozen=True)
+class Citation:
+    source_id: str
+    quote: str | None
+    locator: str | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Claim:
+    """An earlier value (history) or a competing one (alternative), with every field and its citations."""
+
+    fields: dict[str, Any]
+    citations: tuple[Citation, ...]
+
+    @property
+    def value_text(self) -> str:
+        return self.fields["value_text"]
+
 
 @dataclass(frozen=True)
 class FigureState:
-    value_text: str
-    value: float
-    unit: str
-    direction: str | None
-    scope: str | None
-    status: str
-    as_of: str
-    reviewed: str
-    sources: tuple[str, ...]
-    history: tuple[tuple[str, str | None], ...] = ()
+    fields: dict[str, Any]
+    citations: tuple[Citation, ...]
+    history: tuple[Claim, ...] = ()
+    alternatives: tuple[Claim, ...] = ()
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        return tuple(sorted({citation.source_id for citation in self.citations}))
 
 
 @dataclass(frozen=True)
 class RecordState:
     id: str
     kind: str
-    name: str
-    vendor: str | None
-    released: str | None
-    released_date: str | None
-    aliases: tuple[str, ...]
-    uses: tuple[tuple[str, str], ...]
+    fields: dict[str, Any]
+    aliases: tuple[str, ...] = ()
+    uses: tuple[tuple[str, str], ...] = ()
     figures: dict[str, FigureState] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.fields["name"]
 
 
 @dataclass
@@ -65,8 +96,8 @@ class Snapshot:
         for record in self.records.values():
             if record.kind == "system":
                 accelerator = self.records.get(dict(record.uses).get("accelerator", ""))
-                released = record.released_date or (accelerator.released_date if accelerator else None)
-                found.append(System(record.id, record.name, record.vendor or "", released))
+                released = record.fields["released_date"] or (accelerator.fields["released_date"] if accelerator else None)
+                found.append(System(record.id, record.name, record.fields["vendor"] or "", released))
         return found
 
     def uses(self, record_id: str) -> dict[str, str]:
@@ -75,74 +106,67 @@ class Snapshot:
     def figure(self, record_id: str | None, name: str) -> Bandwidth | None:
         record = self.records.get(record_id or "")
         state = record.figures.get(name) if record else None
-        return None if state is None else Bandwidth(state.value, state.direction, record.id, name)
+        return None if state is None else Bandwidth(state.fields["value"], state.fields["direction"], record.id, name)
 
 
 def from_dataset(dataset: "Dataset", label: str) -> Snapshot:
-    from specdb.schema import Record, SourceRecord
+    from specdb.rows import dataset_rows
 
-    records = {}
-    for record_id, loaded in dataset.records.items():
-        model = loaded.model
-        if isinstance(model, SourceRecord):
-            records[record_id] = RecordState(record_id, "source", model.name, model.publisher, None, None, (), ())
-            continue
-        assert isinstance(model, Record)
-        figures = {
-            name: FigureState(
-                value_text=figure.value.text,
-                value=figure.value.value,
-                unit=figure.value.unit,
-                direction=figure.direction,
-                scope=figure.scope,
-                status=figure.status,
-                as_of=figure.as_of.day.isoformat(),
-                reviewed=figure.reviewed.day.isoformat(),
-                sources=tuple(sorted({citation.ref for citation in figure.sources})),
-                history=tuple((entry.value.text, entry.as_of.day.isoformat()) for entry in figure.history),
-            )
-            for name, figure in model.figures.items()
-        }
-        records[record_id] = RecordState(
-            record_id, model.kind, model.name, model.vendor,
-            model.released.text if model.released else None,
-            model.released.day.isoformat() if model.released else None,
-            tuple(sorted(model.aliases)), tuple(sorted(model.uses.items())), figures,
-        )
-    return Snapshot(label, records, dataset.content_hash)
+    return from_rows(dataset_rows(dataset, {"content_hash": dataset.content_hash}), label)
 
 
 def from_database(connection: sqlite3.Connection, label: str) -> Snapshot:
-    meta = dict(connection.execute("SELECT key, value FROM meta").fetchall())
-    aliases: dict[str, list[str]] = {}
-    for alias, record_id in connection.execute("SELECT alias, record_id FROM alias"):
-        aliases.setdefault(record_id, []).append(alias)
-    uses: dict[str, list[tuple[str, str]]] = {}
-    for record_id, role, target in connection.execute("SELECT record_id, role, target_id FROM record_use"):
-        uses.setdefault(record_id, []).append((role, target))
-    sources: dict[int, set[str]] = {}
-    for figure_id, source_id in connection.execute("SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL"):
-        sources.setdefault(figure_id, set()).add(source_id)
-    history: dict[int, list[tuple[str, str | None]]] = {}
-    for figure_id, value_text, as_of in connection.execute(
-        "SELECT figure_id, value_text, as_of FROM claim WHERE claim_kind = 'history' ORDER BY figure_id, position"
-    ):
-        history.setdefault(figure_id, []).append((value_text, as_of))
+    from specdb.rows import TABLES
+
+    tables = {}
+    for table in TABLES:
+        cursor = connection.execute(f"SELECT * FROM {table}")
+        columns = [description[0] for description in cursor.description]
+        tables[table] = [dict(zip(columns, row)) for row in cursor]
+    return from_rows(tables, label)
+
+
+def from_rows(tables: dict[str, list[dict[str, Any]]], label: str) -> Snapshot:
+    """A snapshot from every table's rows, as a build writes them or a database holds them."""
+    meta = {row["key"]: row["value"] for row in tables["meta"]}
+    citations: dict[tuple[int, int | None], list[tuple[int, Citation]]] = {}
+    for row in tables["citation"]:
+        cited = Citation(row["source_id"], row["quote"], row["locator"], row["note"])
+        citations.setdefault((row["figure_id"], row["claim_id"]), []).append((row["position"], cited))
+
+    def cited(figure_id: int, claim_id: int | None) -> tuple[Citation, ...]:
+        return tuple(citation for _, citation in sorted(citations.get((figure_id, claim_id), []), key=lambda pair: pair[0]))
+
+    claims: dict[tuple[int, str], list[tuple[int, Claim]]] = {}
+    for row in tables["claim"]:
+        claim = Claim(_own(row, "claim"), cited(row["figure_id"], row["id"]))
+        claims.setdefault((row["figure_id"], row["claim_kind"]), []).append((row["position"], claim))
+
+    def claimed(figure_id: int, kind: str) -> tuple[Claim, ...]:
+        return tuple(claim for _, claim in sorted(claims.get((figure_id, kind), []), key=lambda pair: pair[0]))
+
     figures: dict[str, dict[str, FigureState]] = {}
-    for row in connection.execute(
-        "SELECT id, record_id, name, value_text, value, unit, direction, scope, status, as_of, reviewed FROM figure"
-    ):
-        figures.setdefault(row[1], {})[row[2]] = FigureState(
-            *row[3:11], sources=tuple(sorted(sources.get(row[0], ()))), history=tuple(history.get(row[0], ())),
+    for row in tables["figure"]:
+        figures.setdefault(row["record_id"], {})[row["name"]] = FigureState(
+            _own(row, "figure"), cited(row["id"], None), claimed(row["id"], "history"), claimed(row["id"], "alternative"),
         )
+    aliases: dict[str, list[str]] = {}
+    for row in tables["alias"]:
+        aliases.setdefault(row["record_id"], []).append(row["alias"])
+    uses: dict[str, list[tuple[str, str]]] = {}
+    for row in tables["record_use"]:
+        uses.setdefault(row["record_id"], []).append((row["role"], row["target_id"]))
     records = {}
-    for record_id, kind, name, vendor, released, released_date in connection.execute(
-        "SELECT id, kind, name, vendor, released, released_date FROM record"
-    ):
+    for row in tables["record"]:
+        record_id = row["id"]
         records[record_id] = RecordState(
-            record_id, kind, name, vendor, released, released_date,
+            record_id, row["kind"], _own(row, "record"),
             tuple(sorted(aliases.get(record_id, ()))), tuple(sorted(uses.get(record_id, ()))), figures.get(record_id, {}),
         )
-    for source_id, name, publisher in connection.execute("SELECT id, name, publisher FROM source"):
-        records[source_id] = RecordState(source_id, "source", name, publisher, None, None, (), ())
+    for row in tables["source"]:
+        records[row["id"]] = RecordState(row["id"], "source", _own(row, "source"))
     return Snapshot(label, records, meta.get("content_hash", ""), meta.get("git_revision", ""))
+
+
+def _own(row: dict[str, Any], table: str) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key not in _LINKS[table]}

@@ -12,6 +12,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from specdb.errors import UsageError
 from specdb.units import rounded
 
 BASES = ("per-direction", "as-quoted")
@@ -110,8 +111,13 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
     """Every system record with its tiers, in generation order (release date, then id)."""
     figures = _figures(source)
     chosen = figures.resolve(platform) if platform else None
+    every_system = figures.systems()
+    if chosen is not None and chosen not in {system.id for system in every_system}:
+        using = sorted(system.id for system in every_system if chosen in figures.uses(system.id).values())
+        hint = f"; platforms built on it: {', '.join(using)}" if using else "; `specdb list --kind system` lists the platforms"
+        raise UsageError(f"'{platform}' is not a platform (a system record){hint}")
     systems = [
-        system for system in figures.systems()
+        system for system in every_system
         if (not vendor or system.vendor.casefold() == vendor.casefold()) and chosen in (None, system.id)
     ]
     systems.sort(key=lambda system: (system.released is None, system.released or "", system.id))

@@ -4,7 +4,9 @@ import json
 
 import pytest
 
+import specdb
 from specdb.cli import app
+from specdb.resources import bundled_specs
 
 
 @pytest.fixture(scope="module")
@@ -21,14 +23,19 @@ def bundled(tmp_path_factory, bundled_db):
     return folders
 
 
-def test_every_llm_analysis_file_is_a_gpu_config_that_runs_a_training_estimate(bundled):
+def test_every_llm_analysis_file_is_a_gpu_config_that_runs_a_training_estimate(bundled, bundled_db):
     from llm_analysis.analysis import LLMAnalysis
     from llm_analysis.config import GPUConfig, ParallelismConfig, get_model_config_by_name
 
     manifest = json.loads((bundled["llm-analysis"] / "specdb-export.json").read_text())
     files = sorted(bundled["llm-analysis"].glob("*.json"))
     files.remove(bundled["llm-analysis"] / "specdb-export.json")
-    assert len(files) == len(manifest["accelerators"]) == 13 and not manifest["skipped"]
+    accelerators = {path.stem for path in (bundled_specs() / "accelerator").glob("*.yaml")}
+    # Every accelerator is a file, or is skipped because the data lacks a figure llm-analysis requires.
+    assert {path.stem for path in files} == set(manifest["accelerators"]) == accelerators - set(manifest["skipped"])
+    connection = specdb.connect(db=bundled_db)
+    for record, missing in manifest["skipped"].items():
+        assert not specdb.figures(connection, record=record, name="dense_bf16_flops"), (record, missing)
     model = get_model_config_by_name("EleutherAI_gpt-neo-1.3B")  # bundled with llm-analysis: 24 layers, hidden 2048
     for path in files:
         gpu = GPUConfig(**json.loads(path.read_text()))
@@ -46,12 +53,13 @@ def test_the_h100_gpu_config_agrees_with_the_one_llm_analysis_ships(bundled):
 
     ours = json.loads((bundled["llm-analysis"] / "nvidia-h100-sxm.json").read_text())
     theirs = get_gpu_config_by_name("h100-sxm-80gb")
-    # 3.35 TB/s HBM3; 900 GB/s NVLink 4 both ways = 450 one way; 989 dense BF16 TFLOPS.
+    # 80 GiB (llm-analysis's "GB" is GiB); 3.35 TB/s HBM3; 900 GB/s NVLink 4 both ways = 450 one way; 989 dense BF16 TFLOPS.
+    assert ours["mem_per_GPU_in_GB"] == theirs.mem_per_GPU_in_GB == 80
     assert ours["hbm_bandwidth_in_GB_per_sec"] == theirs.hbm_bandwidth_in_GB_per_sec == 3350
     assert ours["intra_node_bandwidth_in_GB_per_sec"] == theirs.intra_node_bandwidth_in_GB_per_sec == 450
     assert ours["peak_fp16_TFLOPS"] == theirs.peak_fp16_TFLOPS == 989
-    # specdb stores the datasheet's "80 GB" as 80e9 bytes; llm-analysis counts GiB, so 80e9 / 2**30.
-    assert ours["mem_per_GPU_in_GB"] == 80e9 / 2**30
+    # Dense INT8: specdb's 1,978 TOPS against llm-analysis's 1,979 (half the datasheet's 3,958 sparse, rounded either way).
+    assert ours["peak_i8_TFLOPS"] == pytest.approx(theirs.peak_i8_TFLOPS, abs=1)
     # A100: 2039 GB/s; NVLink 3's 600 GB/s both ways is 300 one way, as llm-analysis's own a100-sxm-80gb file has.
     a100 = json.loads((bundled["llm-analysis"] / "nvidia-a100-sxm-80gb.json").read_text())
     theirs = get_gpu_config_by_name("a100-sxm-80gb")
@@ -63,8 +71,9 @@ def test_the_llm_analysis_manifest_says_where_each_field_came_from(bundled):
     manifest = json.loads((bundled["llm-analysis"] / "specdb-export.json").read_text())
     h100 = manifest["accelerators"]["nvidia-h100-sxm"]
     assert h100["filled_from"]["intra_node_bandwidth_in_GB_per_sec"].startswith("nvidia-h100-sxm.scale_up_bandwidth (900 GB/s, bidirectional")
-    assert set(h100["left_to_llm_analysis"]) == {"peak_i8_TFLOPS", "peak_i4_TFLOPS", "inter_node_bandwidth_in_GB_per_sec", "intra_node_min_message_latency"}
-    assert "peak_i8_TFLOPS" not in json.loads((bundled["llm-analysis"] / "nvidia-h100-sxm.json").read_text())
+    assert h100["filled_from"]["peak_i8_TFLOPS"].startswith("nvidia-h100-sxm.dense_int8_flops")
+    assert set(h100["left_to_llm_analysis"]) == {"peak_i4_TFLOPS", "inter_node_bandwidth_in_GB_per_sec", "intra_node_min_message_latency"}
+    assert "peak_i4_TFLOPS" not in json.loads((bundled["llm-analysis"] / "nvidia-h100-sxm.json").read_text())
 
 
 # specdb platform -> the AIConfigurator system file describing the same machine
@@ -83,7 +92,8 @@ def test_every_aiconfigurator_file_loads_with_its_loader_and_uses_its_keys(bundl
                if path.name.endswith(".yaml") and "gpu" in yaml.safe_load(path.read_text())]
     known = {section: set().union(*(spec[section] for spec in shipped)) for section in ("gpu", "node")}
     manifest = json.loads((bundled["aiconfigurator"] / "specdb-export.json").read_text())
-    assert len(manifest["systems"]) == 8 and not manifest["skipped"]
+    platforms = {path.stem for path in (bundled_specs() / "system").glob("*.yaml")}
+    assert set(manifest["systems"]) | set(manifest["skipped"]) == platforms and manifest["systems"]
     for name in manifest["systems"]:
         spec = SystemSpec(load_system_spec(name, systems_paths=[str(bundled["aiconfigurator"])]))
         assert set(spec) == {"gpu", "node"}, name
@@ -100,11 +110,10 @@ def test_a_platform_both_describe_agrees_with_aiconfigurators_own_file(ours, the
     shipped = SystemSpec(load_system_spec(theirs))
     for section in ("gpu", "node"):
         for key, value in mine[section].items():
-            if (section, key) == ("gpu", "mem_capacity"):
-                # specdb keeps the vendor's "80 GB" / "141 GB" as decimal bytes; AIConfigurator has the same number in GiB.
-                assert value / shipped[section][key] == pytest.approx(1e9 / 2**30, rel=1e-12)
-                continue
             assert value == pytest.approx(shipped[section][key], rel=TOLERANCE), (section, key)
+    # H200: 141 GiB = 151397597184 bytes, the number AIConfigurator's own file has.
+    if ours == "nvidia-hgx-h200":
+        assert mine["gpu"]["mem_capacity"] == shipped["gpu"]["mem_capacity"] == 141 * 2**30
     # Eight GPUs talk over NVLink one way (H200, H100: 450 GB/s; A100: 300), sixteen over one 400/200 Gb/s NIC each.
     for gpus in (2, 8, 16):
         assert mine.get_p2p_bandwidth(gpus) == shipped.get_p2p_bandwidth(gpus)

@@ -141,7 +141,7 @@ def test_formats_and_exit_codes(repo, cli):
         "### test-gpu\n- memory_bandwidth: 3.35 TB/s -> 3.6 TB/s (+7.46%)\n"
     )
     data = json.loads(run("v0", "v1", "--format", "json").stdout)
-    assert set(data[0]) == {"change", "record", "figure", "old", "new", "percent", "detail"}
+    assert set(data[0]) == {"change", "group", "record", "figure", "old", "new", "percent", "detail"}
     assert run("v0", "v1", "--exit-code").exit_code == 1
     assert run("v1", "v1", "--exit-code").exit_code == 0
     assert run("no-such-revision").exit_code == 2

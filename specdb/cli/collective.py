@@ -1,6 +1,5 @@
 """collective: how long a collective takes on each tier of a platform."""
 
-import json
 import sys
 from enum import Enum
 from typing import Annotated, Optional
@@ -66,7 +65,9 @@ def collective(
         latency=parse_latency(latency) if latency else None,
     )
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(result.as_dict(), indent=2) + "\n")
+        from specdb.output import to_json
+
+        sys.stdout.write(to_json(result.as_dict()))
         return
     emit(describe(result), fmt)
     if fmt is Format.table:

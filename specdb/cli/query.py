@@ -113,21 +113,17 @@ def compare(
 
 def sql(
     query: Annotated[str, typer.Argument(help="One SQL statement; the connection is read-only")],
+    timeout: Annotated[float, typer.Option("--timeout", help="Stop the query after this many seconds")] = 10.0,
+    max_rows: Annotated[int, typer.Option("--max-rows", help="Refuse a result of more rows than this")] = 100_000,
     specs: SpecsOption = None,
     db: DbOption = None,
     fmt: MarkdownFormatOption = FormatWithMarkdown.table,
 ) -> None:
-    """Run read-only SQL against the database. Example: specdb sql "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'" """
-    import sqlite3
+    """Run read-only SQL against the database: no writes, no ATTACH, a time and a row limit.
 
-    from specdb.errors import UsageError
+    Example: specdb sql "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'"
+    """
+    from specdb.sqlquery import run_sql
 
-    connection = open_database(specs, db)
-    try:
-        cursor = connection.execute(query)
-        columns = [description[0] for description in cursor.description or ()]
-        rows = [dict(zip(columns, row)) for row in cursor.fetchall()]
-    except sqlite3.Error as exc:
-        reason = "the database is opened read-only; specdb sql only reads" if "readonly" in str(exc) or "read-only" in str(exc) else str(exc)
-        raise UsageError(f"SQL failed: {reason}") from None
+    columns, rows = run_sql(open_database(specs, db), query, timeout=timeout, max_rows=max_rows)
     emit(rows, fmt, columns)

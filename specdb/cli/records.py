@@ -1,6 +1,5 @@
 """validate, build, list and show: the commands over records."""
 
-import json
 import sys
 from typing import Annotated, Any
 
@@ -64,10 +63,11 @@ def show(
     Example: specdb show "NVIDIA H100 80GB HBM3"
     """
     from specdb.catalog import show_record
+    from specdb.output import to_json
 
     shown = show_record(open_database(specs, db), record)
     if fmt is Format.json:
-        sys.stdout.write(json.dumps(shown, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(to_json(shown))
     elif fmt is Format.csv:
         emit(shown["figures"], fmt, _FIGURE_COLUMNS)
     else:

@@ -22,12 +22,13 @@ def diff(
     fmt: Annotated[DiffFormat, typer.Option("--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = DiffFormat.summary,
     stat: Annotated[bool, typer.Option("--stat", help="Counts of changes only")] = False,
     exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences, 0 when none, 2 on error (like git diff)")] = False,
+    only: Annotated[Optional[list[str]], typer.Option("--only", help="Report only these groups (repeat or comma-separate): records, values, counting, sources, review, prose, history, ratios")] = None,
     basis: BasisOption = Basis.per_direction,
     specs: SpecsOption = None,
 ) -> None:
-    """Show what changed in the data between two versions: records, figures, sources, reviews and the tier ratios that moved.
+    """Show what changed in the data between two versions: every change to records, figures, counting, sources, review dates, notes, history, and the tier ratios that moved.
 
-    Examples: specdb diff v0.1 HEAD ; specdb diff HEAD~3 --stat ; specdb diff old.sqlite new.sqlite --format json
+    Examples: specdb diff HEAD~1 ; specdb diff HEAD~3 HEAD --stat ; specdb diff old.sqlite new.sqlite --format json ; specdb diff HEAD~1 --only values,counting --exit-code
     """
     from specdb.diff import diff as diff_versions
     from specdb.diff import open_version, render, working_tree
@@ -37,7 +38,8 @@ def diff(
     try:
         before = open_version(old, specs_dir)
         after = open_version(new, specs_dir) if new else working_tree(specs_dir)
-        changes = diff_versions(before, after, basis=basis.value)
+        groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
+        changes = diff_versions(before, after, basis=basis.value, only=groups)
     except SpecdbError as error:
         error.exit_code = 2
         fail(error)
