@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from specdb import vocabulary
 from specdb.errors import NotFound
 from specdb.units import format_value
 
@@ -71,6 +72,8 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     for row in connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)):
         figure = dict(row)
         figure["display"] = format_value(figure["value"], figure["dimension"])
+        entry = vocabulary.lookup(figure["name"])
+        figure["description"] = entry.description if entry else None
         figure["sources"] = citations.get((figure["id"], None), [])
         own_claims = claims.get(figure["id"], [])
         figure["history"] = [_claim_out(c) for c in own_claims if c["claim_kind"] == "history"]

@@ -42,3 +42,14 @@ def test_the_coverage_table_matches_the_bundled_data(tmp_path):
     for kind, count in connection.execute("SELECT r.kind, COUNT(*) FROM figure f JOIN record r ON r.id = f.record_id GROUP BY r.kind"):
         assert figures[kind] == str(count), kind
     assert table["source"] == str(connection.execute("SELECT COUNT(*) FROM source").fetchone()[0])
+
+
+def test_the_record_format_lists_every_figure_name_as_the_code_declares_it():
+    from specdb.output import markdown_table
+    from specdb.vocabulary import FIGURES, rows
+
+    document = (REPO / "docs" / "record-format.md").read_text()
+    listed = document.split("<!-- figure names: begin -->\n", 1)[1].split("<!-- figure names: end -->", 1)[0]
+    names = re.findall(r"^\| (\w+) \|", listed, re.MULTILINE)[1:]  # after the header row
+    assert names == list(FIGURES)
+    assert listed == markdown_table(rows(), list(rows()[0]))

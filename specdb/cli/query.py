@@ -70,7 +70,7 @@ def _marked(row: dict[str, Any]) -> dict[str, Any]:
 @query_app.command("figures")
 def figures(
     kind: KindOption = None,
-    name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name; % is a wildcard (%bandwidth)")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name (`specdb query names` lists them); % is a wildcard (%bandwidth)")] = None,
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor (case-insensitive)")] = None,
     record: Annotated[Optional[str], typer.Option("--record", "-r", help="One record (id or alias)")] = None,
     status: Annotated[Optional[Status], typer.Option("--status", help="What kind of figure")] = None,
@@ -85,6 +85,20 @@ def figures(
         open_database(specs, db), kind=kind.value if kind else None, name=name, vendor=vendor, record=record, status=status.value if status else None,
     )
     emit(rows, fmt)
+
+
+@query_app.command("names")
+def names(
+    kind: KindOption = None,
+    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+) -> None:
+    """The figure names a record may use: dimension, record kinds, how each is counted, and what it means.
+
+    Example: specdb query names --kind fabric
+    """
+    from specdb.vocabulary import rows
+
+    emit([row for row in rows() if kind is None or kind.value in str(row["kinds"]).split(", ")], fmt)
 
 
 def compare(

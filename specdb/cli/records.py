@@ -93,7 +93,7 @@ def _describe(record: dict[str, Any]) -> str:
     lines.append("")
     lines.append(text_table(record["figures"], list(_FIGURE_COLUMNS)).rstrip("\n"))
     for figure in record["figures"]:
-        details = []
+        details = [f"    meaning: {figure['description']}"] if figure.get("description") else []
         for key in ("precision", "sparsity", "method", "note", "uncertainty"):
             if figure.get(key):
                 details.append(f"    {key}: {figure[key]}")
