@@ -3,12 +3,17 @@
 The Python API (the CLI is a thin layer over it):
 
     import specdb
-    dataset = specdb.load_specs()            # validate the bundled specs (or a folder)
-    connection = specdb.connect()            # read-only sqlite3 connection, built on demand
+    connection = specdb.connect()            # read-only sqlite3 connection to the bundled data, built on demand
     specdb.records(connection, kind="accelerator")
     specdb.show(connection, "NVIDIA H100 80GB HBM3")
     specdb.figures(connection, name="memory_bandwidth")
     specdb.check_text(open("page.md").read(), connection)   # the hardware figures in prose, each with a verdict
+    specdb.info()                            # data version, content hash, where the data is, licence
+    specdb.write_export("datapackage", "out") # the data for another tool (see specdb.export.FORMATS)
+
+Every call reads the data bundled with the package unless it is given a specs
+folder or a database (as an argument, or through $SPECDB_SPECS / $SPECDB_DB);
+the working folder never matters. Canonical values are SI (B/s, B, FLOP/s, s).
 
 Heavy libraries (SQLModel, Alembic, pydantic) load only when specs are
 validated or a database is built, never on import.
@@ -16,10 +21,26 @@ validated or a database is built, never on import.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+# The bundled figures are released with the code; another specs folder is identified by its content hash (see `info`).
+DATA_VERSION = __version__
+
+__all__ = [
+    "DATA_VERSION",
+    "__version__",
+    "build",
+    "connect",
+    "figures",
+    "info",
+    "load_specs",
+    "records",
+    "show",
+    "write_export",
+]
 
 if TYPE_CHECKING:
     import sqlite3
@@ -27,18 +48,30 @@ if TYPE_CHECKING:
     from specdb.builder import BuildResult
     from specdb.check import Database, Finding
     from specdb.dataset import Dataset
+    from specdb.export import ExportResult
+
+PathLike = str | os.PathLike[str]
 
 
-def load_specs(specs: str | Path | None = None) -> "Dataset":
-    """Read and validate a specs folder (default: ./specs, else the bundled data); problems are in `.problems`."""
+def load_specs(specs: PathLike | None = None) -> Dataset:
+    """Read and validate a specs folder (default: $SPECDB_SPECS, else the bundled data).
+
+    Never raises for bad specs: the returned dataset's `.ok` is False and
+    `.problems` lists each one as `path:line:column: message`.
+    """
     from specdb.dataset import load_specs as load
     from specdb.locations import resolve_specs
 
     return load(resolve_specs(specs))
 
 
-def build(specs: str | Path | None = None, db: str | Path | None = None) -> "BuildResult":
-    """Build (or confirm up to date) the database for a specs folder; raises InvalidSpecs on bad specs."""
+def build(specs: PathLike | None = None, db: PathLike | None = None) -> BuildResult:
+    """Build the database for a specs folder, or confirm it is up to date.
+
+    specs defaults to $SPECDB_SPECS, else the bundled data; db to $SPECDB_DB,
+    else a per-user cache file. Raises `specdb.errors.InvalidSpecs` (with
+    `.problems`) on bad specs, leaving any existing database untouched.
+    """
     from specdb.builder import build as build_database
     from specdb.locations import resolve_db, resolve_specs
 
@@ -46,8 +79,12 @@ def build(specs: str | Path | None = None, db: str | Path | None = None) -> "Bui
     return build_database(specs_dir, resolve_db(db, specs_dir))
 
 
-def connect(specs: str | Path | None = None, db: str | Path | None = None) -> "sqlite3.Connection":
-    """A read-only connection to the database of a specs folder, built or refreshed first when needed."""
+def connect(specs: PathLike | None = None, db: PathLike | None = None) -> sqlite3.Connection:
+    """A read-only `sqlite3` connection (rows as `sqlite3.Row`) to the database of a specs folder.
+
+    The database is built, or rebuilt when the specs changed, before it is
+    opened. Defaults as for `build`.
+    """
     from specdb.locations import resolve_db, resolve_specs
     from specdb.store import open_fresh
 
@@ -55,21 +92,64 @@ def connect(specs: str | Path | None = None, db: str | Path | None = None) -> "s
     return open_fresh(resolve_db(db, specs_dir), specs_dir)
 
 
-def records(connection: "sqlite3.Connection", kind: str | None = None) -> list[dict[str, Any]]:
+def info(specs: PathLike | None = None, db: PathLike | None = None) -> dict[str, Any]:
+    """Which data these arguments give: `data_version` (None for a specs folder other than the
+    bundled one), `content_hash`, `specs`, `database`, counts of records, sources and figures,
+    and the code and data licences with the attribution line to copy.
+    """
+    from specdb.about import describe
+    from specdb.locations import resolve_db, resolve_specs
+    from specdb.store import open_fresh
+
+    specs_dir = resolve_specs(specs)
+    db_path = resolve_db(db, specs_dir)
+    connection = open_fresh(db_path, specs_dir)
+    try:
+        return describe(connection, specs_dir, db_path)
+    finally:
+        connection.close()
+
+
+def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: PathLike | None = None, force: bool = False) -> ExportResult:
+    """Write the data in one export format (`datapackage`, `datasette`, `llm-analysis`, `aiconfigurator`) into folder.
+
+    The folder is replaced whole when it holds an earlier export; a non-empty
+    folder no export wrote raises `specdb.errors.UsageError` unless force.
+    Defaults for specs and db as for `build`.
+    """
+    from specdb.about import describe
+    from specdb.export import export
+    from specdb.locations import resolve_db, resolve_specs
+    from specdb.store import open_fresh
+
+    specs_dir = resolve_specs(specs)
+    db_path = resolve_db(db, specs_dir)
+    connection = open_fresh(db_path, specs_dir)
+    try:
+        return export(connection, describe(connection, specs_dir, db_path), fmt, Path(folder), force)
+    finally:
+        connection.close()
+
+
+def records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
+    """One dict per record (id, kind, name, vendor, family, released, figures, last_reviewed), optionally of one kind."""
     from specdb.catalog import list_records
 
     return list_records(connection, kind)
 
 
-def show(connection: "sqlite3.Connection", record: str) -> dict[str, Any]:
-    """One record (by id or alias) with every figure, its sources, history and alternatives."""
+def show(connection: sqlite3.Connection, record: str) -> dict[str, Any]:
+    """One record (by id, alias or name) with every figure, its sources, history and alternatives.
+
+    Raises `specdb.errors.NotFound` for an unknown record, naming the closest matches.
+    """
     from specdb.catalog import show_record
 
     return show_record(connection, record)
 
 
-def figures(connection: "sqlite3.Connection", **filters: Any) -> list[dict[str, Any]]:
-    """Figures across records; filters: kind, name (LIKE pattern), vendor, record, status."""
+def figures(connection: sqlite3.Connection, **filters: Any) -> list[dict[str, Any]]:
+    """Figures across records; filters: kind, name (a LIKE pattern), vendor, record, status."""
     from specdb.catalog import list_figures
 
     return list_figures(connection, **filters)

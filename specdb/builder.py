@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.licensing import DATA_LICENSE
 from specdb.specfiles import Stamp, content_digest, read_specs
 from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
@@ -171,6 +172,7 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
         "content_hash": dataset.content_hash,
         "git_revision": _git_revision(specs),
         "record_format": schema.SCHEMA_VERSION,
+        "data_license": DATA_LICENSE,
         **(stamp_meta(specs, dataset.stamp) if dataset.stamp else {}),
     }
     temporary = _temporary(db_path)

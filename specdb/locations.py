@@ -1,4 +1,9 @@
-"""Where the specs and the database are, from options, the environment, or defaults."""
+"""Where the specs and the database are, from options, the environment, or defaults.
+
+The library never looks at the working folder: without an argument or
+$SPECDB_SPECS it reads the bundled data. The CLI also takes `./specs`, but only
+when it is recognisably a specdb specs folder (see `is_specs_folder`).
+"""
 
 from __future__ import annotations
 
@@ -12,8 +17,11 @@ SPECS_ENV = "SPECDB_SPECS"
 DB_ENV = "SPECDB_DB"
 
 
-def resolve_specs(option: str | os.PathLike[str] | None = None) -> Path:
-    """--specs, else $SPECDB_SPECS, else ./specs when it exists, else the bundled copy.
+RECORD_FOLDERS = ("accelerator", "link", "fabric", "system", "cluster", "source")
+
+
+def resolve_specs(option: str | os.PathLike[str] | None = None, *, working_folder: bool = False) -> Path:
+    """The argument, else $SPECDB_SPECS, else (with working_folder) ./specs when it is a specdb specs folder, else the bundled copy.
 
     A folder named by an option or the environment must exist: an empty or
     wrong name is a usage error, never a silent fallback to another folder.
@@ -25,9 +33,36 @@ def resolve_specs(option: str | os.PathLike[str] | None = None) -> Path:
             raise UsageError(f"{chosen}: specs folder not found" if not path.exists() else f"{chosen}: not a folder (the specs folder holds <kind>/<id>.yaml files)")
         return path
     local = Path("specs")
-    if local.is_dir():
+    if working_folder and is_specs_folder(local):
         return local.resolve()
     return bundled_specs()
+
+
+def is_specs_folder(folder: Path) -> bool:
+    """Whether a folder is a specdb specs folder: it has a `policy.yaml`, or a record sub-folder
+    (`accelerator/`, `link/`, ...) whose first YAML file begins with `schema: 1`.
+
+    Cheap on purpose (a few stat calls and one short read): an unrelated `specs/`
+    folder, such as OpenAPI documents, is not taken for specdb data.
+    """
+    if (folder / "policy.yaml").is_file():
+        return True
+    for name in RECORD_FOLDERS:
+        first = next(iter(sorted((folder / name).glob("*.yaml"))), None) if (folder / name).is_dir() else None
+        if first is not None and _begins_with_schema(first):
+            return True
+    return False
+
+
+def _begins_with_schema(path: Path) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return False
+    lines = (line.strip() for line in head.splitlines())
+    first = next((line for line in lines if line and not line.startswith("#")), "")
+    return first.replace(" ", "") == "schema:1"
 
 
 def _named(option: str | os.PathLike[str] | None, flag: str, variable: str) -> str | None:

@@ -23,7 +23,7 @@ metadata: MetaData = SQLModel.metadata
 
 
 class Meta(SQLModel, table=True):
-    """Facts about the build: content hash of the specs, git revision, specs folder."""
+    """Facts about the build: content hash of the specs, git revision, record format, data licence."""
 
     key: str = Field(primary_key=True)
     value: str

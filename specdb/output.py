@@ -54,10 +54,18 @@ def _cell(value: Any) -> str:
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return exact_number(value)
     if isinstance(value, (list, tuple)):
         return ", ".join(_cell(item) for item in value)
     return str(value)
+
+
+def exact_number(value: float) -> str:
+    """The stored float exactly: whole numbers in plain digits (102005473280, not 1.02005e+11), others
+    as the shortest text that reads back to the same float."""
+    if value.is_integer() and abs(value) < 1e21:
+        return str(int(value))
+    return repr(value)
 
 
 def _is_number(value: Any) -> bool:

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
 from specdb.review import LONGEST_PERIOD
 from specdb.units import Quantity, UnitError, parse_quantity
@@ -100,9 +100,18 @@ def _text(value: Any) -> Any:
     return value
 
 
-QuantityField = Annotated[Quantity, BeforeValidator(_quantity)]
-DateField = Annotated[SpecDate, BeforeValidator(parse_spec_date)]
-PastDateField = Annotated[SpecDate, BeforeValidator(_past_date)]
+# How these fields look to a JSON Schema validator reading the YAML (YAML 1.2: `72` is a number, `2026-07` a string).
+_QUANTITY_SCHEMA = WithJsonSchema({
+    "anyOf": [{"type": "string", "minLength": 1}, {"type": "number"}],
+    "description": "a number and a unit from the closed list in docs/record-format.md, e.g. '3.35 TB/s', '400 Gb/s', '72'",
+})
+_DATE_SCHEMA = WithJsonSchema({"type": "string", "pattern": _DATE.pattern, "description": "YYYY-MM-DD, or YYYY-MM for a month"})
+_SCHEMA_VERSION_SCHEMA = WithJsonSchema({"enum": [int(SCHEMA_VERSION), SCHEMA_VERSION], "description": "record format version"})
+
+QuantityField = Annotated[Quantity, BeforeValidator(_quantity), _QUANTITY_SCHEMA]
+DateField = Annotated[SpecDate, BeforeValidator(parse_spec_date), _DATE_SCHEMA]
+PastDateField = Annotated[SpecDate, BeforeValidator(_past_date), _DATE_SCHEMA]
+SchemaVersion = Annotated[Literal[SCHEMA_VERSION], _SCHEMA_VERSION_SCHEMA]  # type: ignore[valid-type]
 Text = Annotated[str, BeforeValidator(_text)]
 RecordId = Annotated[str, StringConstraints(pattern=ID_PATTERN)]
 FigureName = Annotated[str, StringConstraints(pattern=FIGURE_NAME_PATTERN)]
@@ -233,7 +242,7 @@ class Figure(Strict):
 
 
 class Record(Strict):
-    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    schema_: SchemaVersion = Field(alias="schema")
     id: RecordId
     kind: Literal[KINDS[:-1]]  # type: ignore[valid-type]
     name: Text
@@ -248,7 +257,7 @@ class Record(Strict):
 
 
 class SourceRecord(Strict):
-    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    schema_: SchemaVersion = Field(alias="schema")
     id: RecordId
     kind: Literal["source"]
     name: Text
@@ -281,7 +290,7 @@ DomainName = Annotated[str, BeforeValidator(parse_domain)]
 
 
 class KindPolicies(Strict):
-    schema_: Literal[SCHEMA_VERSION] = Field(alias="schema")  # type: ignore[valid-type]
+    schema_: SchemaVersion = Field(alias="schema")
     review: dict[Literal[KINDS[:-1]], ReviewPolicy] = {}  # type: ignore[valid-type]
     # Mirrors, proxies and content farms: a source record's URL may not be on one of these hosts or their subdomains.
     excluded_source_domains: list[DomainName] = []

@@ -45,6 +45,8 @@ FIGURES: dict[str, FigureName] = {
     "dense_fp8_flops": FigureName("compute", (ACCELERATOR,), "peak dense FP8 matrix throughput of one accelerator (MXFP8 where that is the vendor's FP8)"),
     "dense_fp4_flops": FigureName("compute", (ACCELERATOR,), "peak dense FP4 matrix throughput of one accelerator (NVFP4 or MXFP4)"),
     "dense_int8_flops": FigureName("compute", (ACCELERATOR,), "peak dense INT8 matrix operations per second of one accelerator (vendors write TOPS)"),
+    "dense_fp16_flops": FigureName("compute", (ACCELERATOR,), "peak dense FP16 matrix throughput of one accelerator"),
+    "power": FigureName("power", (ACCELERATOR,), "maximum board power (TDP) of one accelerator", scope="per-accelerator"),
     "scale_up_bandwidth": _bandwidth((ACCELERATOR, SYSTEM), EITHER_WAY, "per-accelerator", "scale-up (accelerator-to-accelerator) bandwidth of one accelerator over all its links; on a system, overrides its accelerator's"),
     "scale_up_ports": _count((ACCELERATOR,), "ports of an accelerator given to scale-up links", "per-accelerator"),
     "roce_ports": _count((ACCELERATOR,), "RoCE Ethernet ports built into an accelerator", "per-accelerator"),

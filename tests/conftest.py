@@ -26,6 +26,12 @@ def specs(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture(scope="session")
+def bundled_db(tmp_path_factory) -> Path:
+    """A database path for the bundled data, shared by the tests that only read it (a build takes a second or two)."""
+    return tmp_path_factory.mktemp("bundled") / "bundled.sqlite"
+
+
 @pytest.fixture
 def db(tmp_path) -> Path:
     return tmp_path / "specdb.sqlite"

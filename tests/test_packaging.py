@@ -1,5 +1,6 @@
 """The wheel carries the specs and the migrations, and works installed, away from the checkout."""
 
+import json
 import os
 import site
 import subprocess
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from specdb import __version__
 from conftest import REPO
 
 
@@ -55,3 +57,23 @@ def test_the_installed_wheel_works_from_an_empty_folder(wheel, tmp_path):
     assert "memory_bandwidth" in shown.stdout
     located = subprocess.run([python, "-c", "import specdb.resources as r; print(r.bundled_specs())"], cwd=empty, env=env, capture_output=True, text=True)
     assert "site-packages" in located.stdout
+    # A project of its own, with an unrelated specs/ folder, using specdb as a library.
+    project = tmp_path / "project"
+    (project / "specs").mkdir(parents=True)
+    (project / "specs" / "openapi.yaml").write_text("openapi: 3.1.0\n")
+    (project / "use_specdb.py").write_text(
+        "import importlib.metadata, json, specdb\n"
+        "connection = specdb.connect()\n"
+        "h100 = specdb.show(connection, 'NVIDIA H100 80GB HBM3')\n"
+        "about = specdb.info()\n"
+        "print(json.dumps({'version': specdb.__version__, 'data_version': about['data_version'], 'specs': about['specs'],\n"
+        "                  'license': about['data_license'], 'declared': importlib.metadata.metadata('specdb')['License-Expression'],\n"
+        "                  'memory_bandwidth': next(f['value'] for f in h100['figures'] if f['name'] == 'memory_bandwidth')}))\n"
+    )
+    used = subprocess.run([python, "use_specdb.py"], cwd=project, env=env, capture_output=True, text=True)
+    assert used.returncode == 0, used.stderr
+    facts = json.loads(used.stdout)
+    assert facts["version"] == facts["data_version"] == __version__
+    assert "site-packages" in facts["specs"] and facts["license"] == "CC-BY-4.0"
+    assert facts["memory_bandwidth"] == 3.35e12  # the H100 SXM datasheet's 3.35 TB/s
+    assert facts["declared"] == "MIT AND CC-BY-4.0"

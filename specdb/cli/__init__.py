@@ -32,6 +32,9 @@ COMMANDS = {
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),
     "check": ("specdb.cli.check", "check"),
+    "info": ("specdb.cli.info", "info"),
+    "export": ("specdb.cli.export", "export_app"),
+    "schema": ("specdb.cli.info", "schema"),
 }
 
 

@@ -47,7 +47,7 @@ DbOption = Annotated[
 ]
 SpecsOption = Annotated[
     Optional[str],
-    typer.Option("--specs", help="Specs folder [env: SPECDB_SPECS; default: ./specs if present, else the bundled data]", show_default=False),
+    typer.Option("--specs", help="Specs folder [env: SPECDB_SPECS; default: ./specs if it is a specdb specs folder, else the bundled data]", show_default=False),
 ]
 FormatOption = Annotated[Format, typer.Option("--format", "-f", help="Output format")]
 MarkdownFormatOption = Annotated[FormatWithMarkdown, typer.Option("--format", "-f", help="Output format")]
@@ -56,7 +56,7 @@ MarkdownFormatOption = Annotated[FormatWithMarkdown, typer.Option("--format", "-
 def locate(specs: Optional[str], db: Optional[str]) -> tuple[Path, Path]:
     from specdb.locations import resolve_db, resolve_specs
 
-    specs_dir = resolve_specs(specs)
+    specs_dir = resolve_specs(specs, working_folder=True)
     return specs_dir, resolve_db(db, specs_dir)
 
 
@@ -64,7 +64,7 @@ def open_database(specs: Optional[str], db: Optional[str]) -> sqlite3.Connection
     """The database for these options, built or refreshed first when the specs changed."""
     from specdb import connect
 
-    return connect(specs, db)
+    return connect(*locate(specs, db))
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: Enum, columns: Sequence[str] | None = None) -> None:
