@@ -102,6 +102,16 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "locator": "Where in the source: page, table, section.",
         "note": "Free-text note.",
     }),
+    "collective_run": ("What a measured collective bus-bandwidth figure was measured on: one nccl-tests-style run.", {
+        "figure_id": "The measured figure (its value is the run's bus bandwidth, B/s).",
+        "operation": "all-reduce, all-gather, reduce-scatter, all-to-all or point-to-point.",
+        "accelerators": "Accelerators taking part in the run.",
+        "size_bytes": "Message size in bytes (B); empty for a large-message peak stated without a size.",
+        "size_text": "The message size as written in the source.",
+        "algorithm": "ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP).",
+        "library": "Library and version, e.g. NCCL 2.18.5.",
+        "domains": "Scale-up domains (nodes) the run spanned; empty when as few as hold its accelerators.",
+    }),
     "meta": ("Facts about the data as a whole.", {
         "key": "content_hash (SHA-256 of the spec files), data_license (SPDX id) or record_format (version of the spec format).",
         "value": "The fact's value.",
