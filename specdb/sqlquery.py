@@ -54,6 +54,9 @@ def run_sql(
     """The columns and rows of one read-only statement; a write, a file, a timeout or too many rows is a UsageError."""
     if not timeout > 0 or not max_rows > 0:
         raise UsageError("the time limit and the row limit must be greater than zero")
+    if not isinstance(connection, sqlite3.Connection):
+        # A PostgreSQL reader: a read-only transaction under a statement timeout (see postgres.py).
+        return connection.run_sql(query, timeout, max_rows)
     deadline = time.monotonic() + timeout
     connection.set_authorizer(_authorize)
     connection.set_progress_handler(lambda: int(time.monotonic() > deadline), _CHECK_EVERY)

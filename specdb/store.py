@@ -12,7 +12,7 @@ from pathlib import Path
 
 from specdb import __version__
 from specdb.errors import DatabaseError
-from specdb.locations import require_regular_file
+from specdb.locations import ServerDatabase, require_regular_file
 from specdb.specfiles import Stamp, current_stamp, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
@@ -88,8 +88,15 @@ def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
     return schema_revision(connection) == HEAD_REVISION and stamp_matches(read_meta(connection), specs)
 
 
-def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
-    """Open the database for reading, building or refreshing it first when the specs changed."""
+def open_fresh(db_path: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
+    """Open the database for reading, building or refreshing it first when the specs changed.
+
+    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`).
+    """
+    if isinstance(db_path, ServerDatabase):
+        from specdb.postgres import open_fresh as open_server
+
+        return open_server(db_path, specs)  # type: ignore[return-value]
     if db_path.exists():
         connection = connect_readonly(db_path)
         if is_fresh(specs, connection):
