@@ -159,6 +159,17 @@ class Reader:
         row = self.execute("SELECT version_num FROM alembic_version").fetchone()
         return row[0] if row else None
 
+    def table_info(self, table: str) -> list[tuple[Any, ...]]:
+        """A table's columns as SQLite's `PRAGMA table_info` gives them (cid, name, type, notnull, default, pk), types named as on SQLite."""
+        return [
+            (cid, name, _SQLITE_TYPES.get(sql_type, sql_type.upper()), notnull, default, pk)
+            for cid, name, sql_type, notnull, default, pk in self.execute(_TABLE_INFO, (SCHEMA, table)).fetchall()
+        ]
+
+    def foreign_key_list(self, table: str) -> list[tuple[Any, ...]]:
+        """A table's foreign keys as SQLite's `PRAGMA foreign_key_list` gives them (id, seq, table, from, to)."""
+        return self.execute(_FOREIGN_KEYS, (SCHEMA, table)).fetchall()
+
     def run_sql(self, query: str, timeout: float, max_rows: int) -> tuple[list[str], list[dict[str, Any]]]:
         """One query through a server-side cursor (which takes only SELECT, VALUES and TABLE) in this read-only transaction, under a statement timeout."""
         psycopg = driver()
@@ -181,6 +192,27 @@ class Reader:
             raise DatabaseError(f"{self.db}: {reason(exc, self.db)}") from None
         except psycopg.Error as exc:
             raise UsageError(f"SQL failed: {reason(exc, self.db)}") from None
+
+
+# The type each back end gives one SQLAlchemy column type: String, Float, Integer.
+_SQLITE_TYPES = {"character varying": "VARCHAR", "double precision": "FLOAT", "integer": "INTEGER"}
+_TABLE_INFO = """
+SELECT c.ordinal_position - 1, c.column_name, c.data_type, CASE WHEN c.is_nullable = 'NO' THEN 1 ELSE 0 END, c.column_default,
+       COALESCE(array_position(con.conkey, a.attnum), 0)
+FROM information_schema.columns c
+JOIN pg_class t ON t.relname = c.table_name JOIN pg_namespace n ON n.oid = t.relnamespace AND n.nspname = c.table_schema
+JOIN pg_attribute a ON a.attrelid = t.oid AND a.attname = c.column_name
+LEFT JOIN pg_constraint con ON con.conrelid = t.oid AND con.contype = 'p'
+WHERE c.table_schema = ? AND c.table_name = ? ORDER BY c.ordinal_position
+"""
+_FOREIGN_KEYS = """
+SELECT row_number() OVER (ORDER BY con.conname) - 1, 0, target.relname, a.attname, ta.attname
+FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+JOIN pg_class target ON target.oid = con.confrelid
+JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+JOIN pg_attribute ta ON ta.attrelid = con.confrelid AND ta.attnum = con.confkey[1]
+WHERE con.contype = 'f' AND n.nspname = ? AND t.relname = ?
+"""
 
 
 def connect_readonly(db: ServerDatabase) -> Reader:

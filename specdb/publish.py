@@ -31,8 +31,9 @@ if TYPE_CHECKING:
 
 NEXT_SCHEMA = f"{SCHEMA}_next"
 PREVIOUS_SCHEMA = f"{SCHEMA}_previous"
-# Text must sort byte by byte, as in SQLite, for every command to print rows in the same order.
-BYTEWISE_COLLATIONS = ("C", "POSIX", "C.UTF-8", "C.utf8")
+# Text must sort by code point, as in SQLite, for every command to print rows in the same order; asked of the server
+# by sorting these, which any locale or ICU collation sorts otherwise.
+COLLATION_PROBE = ("a", "B", "-", "_", "a-b", "ab", "Z", "é")
 
 # SQLite's group_concat(value, separator), used by the figure_view migration and by `history`.
 GROUP_CONCAT = f"""
@@ -141,10 +142,10 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     from specdb.rows import dataset_rows
 
     run = connection.exec_driver_sql
-    collation = run("SELECT datcollate FROM pg_database WHERE datname = current_database()").scalar()
-    if collation not in BYTEWISE_COLLATIONS:
+    server_order = run("SELECT array_agg(word ORDER BY word) FROM unnest(%s::text[]) AS word", (list(COLLATION_PROBE),)).scalar()
+    if server_order != sorted(COLLATION_PROBE):
         raise DatabaseError(
-            f"the database sorts text by the locale {collation}; specdb needs the C collation so rows come out in SQLite's order"
+            "the database sorts text by a locale; specdb needs the C collation so rows come out in the order SQLite gives"
             " (CREATE DATABASE name LOCALE 'C' TEMPLATE template0)"
         )
     run(f"DROP SCHEMA IF EXISTS {NEXT_SCHEMA} CASCADE")
