@@ -186,6 +186,8 @@ class Reader:
             return columns, rows
         except psycopg.errors.QueryCanceled:
             raise UsageError(f"SQL failed: stopped after the time limit of {timeout:g} s (raise it with --timeout)") from None
+        except psycopg.errors.SyntaxError as exc:
+            raise UsageError(f"SQL failed: {reason(exc, self.db)} (specdb sql reads: one SELECT, VALUES or TABLE query)") from None
         except psycopg.errors.ReadOnlySqlTransaction:
             raise UsageError("SQL failed: the database is opened read-only; specdb sql only reads") from None
         except psycopg.OperationalError as exc:

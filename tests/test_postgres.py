@@ -160,9 +160,13 @@ def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mi
     seen, failures, done = [], [], threading.Event()
 
     def read() -> None:
+        from specdb.locations import ServerDatabase
+        from specdb.postgres import connect_readonly
+
         while not done.is_set():
             try:
-                connection = specdb.connect(high, server_db)
+                # What specdb.connect returns once the data is fresh; read without republishing.
+                connection = connect_readonly(ServerDatabase(server_db))
                 try:
                     content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]
                     figures = specdb.figures(connection, record="test-gpu", name="memory_bandwidth")
@@ -173,17 +177,11 @@ def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mi
             except Exception as exc:  # noqa: BLE001 - any failure of a reader is what this test looks for
                 failures.append(repr(exc))
 
-    def republish(folder: Path) -> None:
-        # specdb.connect on `high` would republish it itself; the loop forces a fresh build each round.
-        with psycopg.connect(server_db, autocommit=True) as connection:
-            connection.execute("DELETE FROM specdb.meta WHERE key = 'spec_files'")
-        specdb.build(folder, server_db)
-
     reader = threading.Thread(target=read)
     reader.start()
     try:
         for round_ in range(6):
-            republish(low if round_ % 2 == 0 else high)
+            specdb.build(low if round_ % 2 == 0 else high, server_db)
     finally:
         done.set()
         reader.join()
@@ -323,3 +321,34 @@ def test_a_database_that_sorts_by_locale_is_refused_before_anything_is_published
     finally:
         with psycopg.connect(SERVER, autocommit=True) as admin:
             admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.mark.parametrize("start", ["0001", "0002"])
+def test_the_migrations_upgrade_a_server_schema_made_at_every_earlier_revision(server_db, start):
+    from alembic.autogenerate import compare_metadata
+    from alembic.runtime.migration import MigrationContext
+    from sqlalchemy import create_engine
+    from sqlalchemy.pool import NullPool
+
+    from specdb import models
+    from specdb.builder import migrate
+    from specdb.publish import GROUP_CONCAT, NEXT_SCHEMA
+
+    with psycopg.connect(server_db, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {NEXT_SCHEMA}")
+        admin.execute(GROUP_CONCAT)
+    engine = create_engine(
+        "postgresql+psycopg://", creator=lambda: psycopg.connect(server_db, options=f"-c search_path={NEXT_SCHEMA}"), poolclass=NullPool
+    )
+    try:
+        with engine.begin() as connection:
+            migrate(connection, start)
+            revision = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+            tables = set(connection.exec_driver_sql(f"SELECT tablename FROM pg_tables WHERE schemaname = '{NEXT_SCHEMA}'").scalars())
+            migrate(connection)
+            differences = compare_metadata(MigrationContext.configure(connection), models.metadata)
+            head = connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar()
+    finally:
+        engine.dispose()
+    assert revision == start and "collective_run" not in tables and "figure" in tables
+    assert (head, differences) == ("0003", [])
