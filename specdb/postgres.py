@@ -41,12 +41,12 @@ def driver() -> Any:
     return psycopg
 
 
-def connect_server(db: ServerDatabase, *, read_only: bool, autocommit: bool = False) -> Any:
+def connect_server(db: ServerDatabase, *, read_only: bool) -> Any:
     """A psycopg connection with the published schema on its search path; a failure is one line naming the server, never the password."""
     psycopg = driver()
     options = f"-c search_path={SCHEMA}" + (" -c default_transaction_read_only=on" if read_only else "")
     try:
-        connection = psycopg.connect(db.url, connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options, autocommit=autocommit)
+        connection = psycopg.connect(db.url, connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options)
     except (psycopg.Error, ValueError) as exc:
         raise DatabaseError(f"{db}: cannot connect ({reason(exc, db)})") from None
     if read_only:
