@@ -83,6 +83,8 @@ def publish(specs: Path, db: ServerDatabase) -> BuildResult:
 def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
     """What is published at the current schema; None when nothing is, or an older specdb published it (then all is rebuilt)."""
     revision = reader.schema_revision()
+    if revision is None and reader.execute("SELECT to_regnamespace(?)", (SCHEMA,)).fetchone()[0] is not None:
+        raise DatabaseError(f"{db}: has a schema {SCHEMA} that specdb did not publish (no schema version); drop it or use another database")
     if revision is not None and revision not in KNOWN_REVISIONS:
         raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
     if revision != HEAD_REVISION:

@@ -244,6 +244,16 @@ def test_a_build_killed_before_it_publishes_leaves_the_published_data_as_it_was(
     assert run("build", db=server_db, specs=high).exit_code == 0 and published(server_db)[1] == 4e12
 
 
+def test_a_schema_specdb_did_not_publish_is_never_replaced(server_db):
+    with psycopg.connect(server_db, autocommit=True) as connection:
+        connection.execute("CREATE SCHEMA specdb")
+        connection.execute("CREATE TABLE specdb.figure (kept text)")
+    result = run("build", db=server_db, specs=TEST_SPECS)
+    assert result.exit_code == 3 and "did not publish" in result.stderr
+    with psycopg.connect(server_db) as connection:
+        assert connection.execute("SELECT column_name FROM information_schema.columns WHERE table_schema = 'specdb'").fetchall() == [("kept",)]
+
+
 def test_a_dashboard_role_granted_the_schema_keeps_reading_after_a_rebuild(server_db, tmp_path):
     low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
     run("build", db=server_db, specs=low)
