@@ -51,15 +51,14 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
 
     A span reaching before year 1 gives the first day of year 1: nothing can be reviewed before it.
     """
-    months = count * (12 if period == "year" else 1) if period in ("month", "year") else 0
-    days = count * (7 if period == "week" else 1) if period in ("day", "week") else 0
-    if days:
-        return today - dt.timedelta(days=days) if days < (today - dt.date.min).days else dt.date.min
-    year, month = divmod(today.year * 12 + today.month - 1 - months, 12)
-    if year < 1:
+    try:
+        if period in ("day", "week"):
+            return today - dt.timedelta(days=count * (7 if period == "week" else 1))
+        year, month = divmod(today.year * 12 + today.month - 1 - count * (12 if period == "year" else 1), 12)
+        month += 1
+        return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+    except (OverflowError, ValueError):
         return dt.date.min
-    month += 1
-    return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 
 
 _SQL = (

@@ -13,7 +13,7 @@ from pathlib import Path
 from specdb import __version__
 from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase, require_regular_file
-from specdb.specfiles import Stamp, current_stamp, walk
+from specdb.specfiles import Stamp, current_lines, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
 HEAD_REVISION = "0003"
@@ -79,8 +79,7 @@ def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
     tree = walk(specs)
     if tree.problems:
         return False
-    current = current_stamp(tree)
-    return current is not None and current.lines == meta.get("spec_files")
+    return current_lines(tree) == meta.get("spec_files")
 
 
 def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
