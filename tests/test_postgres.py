@@ -184,7 +184,7 @@ def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mi
     reader = threading.Thread(target=read)
     reader.start()
     try:
-        for round_ in range(6):
+        for round_ in range(4):
             specdb.build(low if round_ % 2 == 0 else high, server_db)
     finally:
         done.set()
