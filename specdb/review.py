@@ -114,8 +114,9 @@ def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[str]
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
+    """'stale' for a row the cut-off query selected; else the first policy level the review date is past, error before warn."""
     if cutoff is not None:
-        return "stale" if reviewed < cutoff else None
+        return "stale"
     for level, policy in (("error", error_after), ("warn", warn_after)):
         if policy:
             count, period = policy.split()

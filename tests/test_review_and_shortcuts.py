@@ -64,6 +64,23 @@ def test_check_fails_on_errors_and_stale_figures_and_on_warnings_only_when_stric
     assert cli("stale", "--check", "--strict").exit_code == 1
 
 
+def test_error_levels_alone_fail_a_strict_check(cli, specs):
+    (specs / "policy.yaml").write_text("schema: 1\nreview:\n  accelerator: {error_after: {count: 1, period: day}}\n")
+    assert {row["level"] for row in json.loads(cli("stale", "-f", "json").stdout)} == {"error"}
+    assert cli("stale", "--check", "--strict").exit_code == 1
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--since", "July"], "specdb: 'July' is not a date; write YYYY-MM or YYYY-MM-DD\n"),
+    (["--since", "2026-13"], "specdb: '2026-13' is not a real date (month must be in 1..12)\n"),
+    (["--older-than", "6 fortnights"], "specdb: '6 fortnights' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)\n"),
+    (["--since", "2026-07", "--older-than", "6mo"], "specdb: give --since or --older-than, not both\n"),
+])
+def test_stale_usage_errors_say_what_to_write(cli, args, message):
+    result = cli("stale", *args)
+    assert result.exit_code == 2 and result.stderr == message
+
+
 def test_a_fresh_database_is_read_without_reading_the_specs(specs, db, monkeypatch):
     monkeypatch.setattr(specfiles, "RACY_SECONDS", 0)
     build(specs, db)
@@ -87,9 +104,10 @@ def test_a_racy_stamp_makes_a_read_compare_the_bytes(specs, db, monkeypatch):
 def test_sql_limits_at_their_edges(cli):
     exactly = cli("sql", "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 500) SELECT x FROM c", "--max-rows", "500", "-f", "json")
     assert exactly.exit_code == 0 and len(json.loads(exactly.stdout)) == 500
+    assert cli("sql", "SELECT 1", "--max-rows", "1").exit_code == 0
     for option in ("--timeout", "--max-rows"):
         result = cli("sql", "SELECT 1", option, "0")
-        assert result.exit_code == 2 and "must be greater than zero" in result.stderr
+        assert result.exit_code == 2 and result.stderr == "specdb: the time limit and the row limit must be greater than zero\n"
     refused = cli("sql", "ATTACH DATABASE ':memory:' AS other")
     assert refused.stderr == (
         "specdb: SQL failed: not allowed: the database is read-only and specdb sql only reads"
