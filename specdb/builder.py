@@ -16,7 +16,7 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
@@ -59,18 +59,9 @@ def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     existing = _existing_state(db_path)
     if existing is not None and existing.revision != HEAD_REVISION:
         upgrade(db_path)
-    if existing is not None and stamp_matches(existing.meta, specs):
+    dataset = validated_unless_held(specs, existing, lambda stamp: _restamp(db_path, specs, stamp, existing.meta))
+    if dataset is None:
         return existing.result(db_path, changed=False)
-    tree, files, stamp = read_specs(specs)
-    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
-        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
-            _restamp(db_path, specs, stamp, existing.meta)
-            return existing.result(db_path, changed=False)
-    from specdb.dataset import load_tree
-
-    dataset = load_tree(specs, tree, files, stamp)
-    if not dataset.ok:
-        raise InvalidSpecs(dataset.problems)
     with _locked(db_path):
         # Another build may have finished the same work while this one validated.
         existing = _existing_state(db_path)
@@ -78,6 +69,28 @@ def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
             _restamp(db_path, specs, dataset.stamp, existing.meta)
             return existing.result(db_path, changed=False)
         return _write(specs, db_path, dataset)
+
+
+def validated_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> "Dataset | None":
+    """None when the database already holds these specs; else the specs, validated (InvalidSpecs when they are wrong).
+
+    Cheapest first: the files' metadata as the database recorded it; then
+    their bytes against its content hash, recording the files' metadata anew
+    through `restamp` when only it changed; only then a full validation.
+    """
+    if existing is not None and stamp_matches(existing.meta, specs):
+        return None
+    tree, files, stamp = read_specs(specs)
+    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
+        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
+            restamp(stamp)
+            return None
+    from specdb.dataset import load_tree
+
+    dataset = load_tree(specs, tree, files, stamp)
+    if not dataset.ok:
+        raise InvalidSpecs(dataset.problems)
+    return dataset
 
 
 def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:

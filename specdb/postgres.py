@@ -23,6 +23,7 @@ from typing import Any
 
 from specdb.errors import DatabaseError, UsageError
 from specdb.locations import ServerDatabase
+from specdb.sqlquery import fetch_limited
 from specdb.store import KNOWN_REVISIONS, HEAD_REVISION, read_meta, stamp_matches
 
 SCHEMA = "specdb"
@@ -177,13 +178,7 @@ class Reader:
             self.connection.execute(f"SET LOCAL statement_timeout = {max(1, round(timeout * 1000))}")
             with self.connection.cursor(name="specdb_sql") as cursor:
                 cursor.execute(query.replace("%", "%%"), ())
-                columns = [column.name for column in cursor.description or ()]
-                rows: list[dict[str, Any]] = []
-                while batch := cursor.fetchmany(1000):
-                    rows.extend(dict(zip(columns, row)) for row in batch)
-                    if len(rows) > max_rows:
-                        raise UsageError(f"the query returns more than {max_rows:,} rows; add a LIMIT or raise --max-rows")
-            return columns, rows
+                return fetch_limited(cursor, max_rows)
         except psycopg.errors.QueryCanceled:
             raise UsageError(f"SQL failed: stopped after the time limit of {timeout:g} s (raise it with --timeout)") from None
         except psycopg.errors.SyntaxError as exc:

@@ -19,12 +19,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from specdb.builder import COUNTS, LOCK_TIMEOUT_SECONDS, TABLES_IN_LOAD_ORDER, BuildResult, Existing, build_meta, count_figures, count_records, migrate
-from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.builder import (
+    COUNTS, LOCK_TIMEOUT_SECONDS, TABLES_IN_LOAD_ORDER, BuildResult, Existing, build_meta, count_figures, count_records, migrate,
+    validated_unless_held,
+)
+from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase
 from specdb.postgres import BUILD_LOCK, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
-from specdb.specfiles import Stamp, content_digest, read_specs
-from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_matches, stamp_meta
+from specdb.specfiles import Stamp
+from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_meta
 
 if TYPE_CHECKING:
     from specdb.dataset import Dataset
@@ -55,18 +58,9 @@ def publish(specs: Path, db: ServerDatabase) -> BuildResult:
     """Make the server's published data hold exactly the specs; raise InvalidSpecs, publishing nothing, when they are wrong."""
     with Reader.open(db) as reader:
         existing = _existing(reader, db)
-    if existing is not None and stamp_matches(existing.meta, specs):
+    dataset = validated_unless_held(specs, existing, lambda stamp: _restamp(db, specs, stamp, existing.meta))
+    if dataset is None:
         return existing.result(db, changed=False)
-    tree, files, stamp = read_specs(specs)
-    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
-        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
-            _restamp(db, specs, stamp, existing.meta)
-            return existing.result(db, changed=False)
-    from specdb.dataset import load_tree
-
-    dataset = load_tree(specs, tree, files, stamp)
-    if not dataset.ok:
-        raise InvalidSpecs(dataset.problems)
     with _build_connection(db) as connection:
         # Another build may have published the same data while this one validated.
         raw = connection.connection.driver_connection

@@ -61,20 +61,24 @@ def run_sql(
     connection.set_progress_handler(lambda: int(time.monotonic() > deadline), _CHECK_EVERY)
     previous_length = connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, LONGEST_VALUE_BYTES)
     try:
-        cursor = connection.execute(query)
-        columns = [description[0] for description in cursor.description or ()]
-        rows: list[dict[str, Any]] = []
-        while batch := cursor.fetchmany(1000):
-            rows.extend(dict(zip(columns, row)) for row in batch)
-            if len(rows) > max_rows:
-                raise UsageError(f"the query returns more than {max_rows:,} rows; add a LIMIT or raise --max-rows")
-        return columns, rows
+        return fetch_limited(connection.execute(query), max_rows)
     except sqlite3.Error as exc:
         raise UsageError(f"SQL failed: {_reason(exc, timeout)}") from None
     finally:
         connection.set_authorizer(None)
         connection.set_progress_handler(None, 0)
         connection.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, previous_length)
+
+
+def fetch_limited(cursor: Any, max_rows: int) -> tuple[list[str], list[dict[str, Any]]]:
+    """A DB-API cursor's columns and rows, fetched in batches; more than max_rows rows is a UsageError, not a shortened answer."""
+    columns = [description[0] for description in cursor.description or ()]
+    rows: list[dict[str, Any]] = []
+    while batch := cursor.fetchmany(1000):
+        rows.extend(dict(zip(columns, row)) for row in batch)
+        if len(rows) > max_rows:
+            raise UsageError(f"the query returns more than {max_rows:,} rows; add a LIMIT or raise --max-rows")
+    return columns, rows
 
 
 def _reason(exc: sqlite3.Error, timeout: float) -> str:
