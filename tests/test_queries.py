@@ -61,13 +61,15 @@ def test_ratios_json_csv_and_markdown(cli):
     table = list(csv.DictReader(io.StringIO(cli("query", "ratios", "--format", "csv", "--basis", "as-quoted").stdout)))
     assert table[0]["scale_up_to_scale_out"] == "18" and table[0]["basis"] == "as-quoted"
     markdown = cli("query", "ratios", "--format", "markdown").stdout
-    assert markdown.startswith("| platform | accelerator | year |")
+    assert markdown.startswith("| platform | vendor | accelerator | year | basis |")
     assert "> basis: per-direction" in markdown
 
 
 def test_ratios_filters(cli):
     assert json.loads(cli("query", "ratios", "--vendor", "test vendor", "-f", "json").stdout)[0]["platform"] == "test-system"
-    assert json.loads(cli("query", "ratios", "--vendor", "Nobody", "-f", "json").stdout) == []
+    nobody = cli("query", "ratios", "--vendor", "Test Vendr", "-f", "json")
+    assert nobody.exit_code == 2 and nobody.stdout == ""
+    assert "--vendor 'Test Vendr': no platform of this vendor (vendors: Test Vendor); did you mean 'Test Vendor'?" in nobody.stderr
     missing = cli("query", "ratios", "--platform", "no-such-platform")
     assert missing.exit_code == 2 and "no record or alias 'no-such-platform'" in missing.stderr
 

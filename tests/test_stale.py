@@ -61,7 +61,7 @@ def test_since_a_full_date_is_exclusive_of_that_day(cli, dated):
 def test_rows_carry_value_age_and_sources(cli, dated):
     [row] = json.loads(cli("stale", "--since", "2026-07", "--as-of", "2026-11-29", "-f", "json").stdout)
     assert row["value"] == "25 GB/s" and row["reviewed"] == "2026-06-30" and row["age_days"] == 152
-    assert row["sources"] == "test-datasheet" and row["cutoff"] == "2026-07-01"
+    assert row["sources"] == ["test-datasheet"] and row["cutoff"] == "2026-07-01"
 
 
 def test_older_than_counts_back_from_today(cli, dated):
@@ -114,7 +114,9 @@ def test_a_record_overrides_its_kind_and_a_figure_can_switch_a_threshold_off(cli
 
 def test_the_table_reports_a_summary_on_stderr(cli, dated):
     result = cli("stale", "--since", "2026-07", "--as-of", "2026-11-29")
-    assert result.stdout.splitlines()[0].split() == ["level", "record_id", "figure", "value", "status", "reviewed", "age_days", "sources"]
+    assert result.stdout.splitlines()[0].split() == [
+        "level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources",
+    ]
     assert "1 stale (as of 2026-11-29)" in result.stderr
 
 
