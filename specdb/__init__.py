@@ -83,7 +83,9 @@ def connect(specs: PathLike | None = None, db: PathLike | None = None) -> sqlite
     """A read-only `sqlite3` connection (rows as `sqlite3.Row`) to the database of a specs folder.
 
     The database is built, or rebuilt when the specs changed, before it is
-    opened. Defaults as for `build`.
+    opened. Defaults as for `build`. For a postgresql:// database it is a
+    reader with the same `execute` and rows (see `specdb.postgres.Reader`),
+    holding one publication until it is closed.
     """
     from specdb.locations import resolve_db, resolve_specs
     from specdb.store import open_fresh

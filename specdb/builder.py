@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
+from specdb.locations import ServerDatabase
 from specdb.specfiles import Stamp, content_digest, read_specs
 from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
@@ -27,26 +28,34 @@ if TYPE_CHECKING:
     from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
+COUNTS = "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
+# Referenced tables before the tables that refer to them.
+TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figure", "CollectiveRun", "Claim", "Citation")
 SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
 @dataclass(frozen=True)
 class BuildResult:
-    path: Path
+    path: Path | ServerDatabase
     changed: bool
     records: int
     figures: int
     content_hash: str
 
 
-def build(specs: Path, db_path: Path) -> BuildResult:
+def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
 
     Cheapest first: the files' metadata as recorded in the database; then
     their bytes against the database's content hash (recording the files'
     metadata anew when only it changed); only then a full validation and,
-    under the lock, a new database.
+    under the lock, a new database. A PostgreSQL database is published the
+    same way by `publish.py`.
     """
+    if isinstance(db_path, ServerDatabase):
+        from specdb.publish import publish
+
+        return publish(specs, db_path)
     existing = _existing_state(db_path)
     if existing is not None and existing.revision != HEAD_REVISION:
         upgrade(db_path)
@@ -164,17 +173,22 @@ def _refuse_read_only(db_path: Path, why: str) -> None:
         raise DatabaseError(f"{db_path}: the database file is read-only and {why}; make it writable or choose another --db")
 
 
-def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
+def build_meta(specs: Path, dataset: Dataset) -> dict[str, str]:
+    """The meta rows a new database gets: content hash, git revision, record format, licence and the files' stamp."""
     from specdb import schema
 
-    _refuse_read_only(db_path, "the specs changed")
-    meta = {
+    return {
         "content_hash": dataset.content_hash,
         "git_revision": _git_revision(specs),
         "record_format": schema.SCHEMA_VERSION,
         "data_license": DATA_LICENSE,
         **(stamp_meta(specs, dataset.stamp) if dataset.stamp else {}),
     }
+
+
+def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
+    _refuse_read_only(db_path, "the specs changed")
+    meta = build_meta(specs, dataset)
     temporary = _temporary(db_path)
     try:
         _write_database(temporary, dataset, meta)
@@ -182,17 +196,17 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     finally:
         _discard(temporary)
     _forget_side_stamp(db_path)
-    return BuildResult(db_path, True, _count_records(dataset), _count_figures(dataset), dataset.content_hash)
+    return BuildResult(db_path, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
 
 
 @dataclass(frozen=True)
-class _Existing:
+class Existing:
     revision: str
     meta: dict[str, str]
     records: int
     figures: int
 
-    def result(self, db_path: Path, *, changed: bool) -> BuildResult:
+    def result(self, db_path: Path | ServerDatabase, *, changed: bool) -> BuildResult:
         return BuildResult(db_path, changed, self.records, self.figures, self.meta.get("content_hash", ""))
 
 
@@ -204,7 +218,7 @@ def _forget_side_stamp(db_path: Path) -> None:
         pass
 
 
-def _existing_state(db_path: Path) -> _Existing | None:
+def _existing_state(db_path: Path) -> Existing | None:
     """The schema revision, meta and counts of the database at db_path; None when there is none.
 
     A file that is not a specdb database is never overwritten.
@@ -217,10 +231,8 @@ def _existing_state(db_path: Path) -> _Existing | None:
         try:
             revision = schema_revision(connection)
             check_revision(db_path, revision)
-            records, figures = connection.execute(
-                "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
-            ).fetchone()
-            return _Existing(revision, read_meta(connection), records, figures)
+            records, figures = connection.execute(COUNTS).fetchone()
+            return Existing(revision, read_meta(connection), records, figures)
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
@@ -280,8 +292,8 @@ def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
             rows = dataset_rows(dataset, meta)
             # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
             raw = connection.connection.driver_connection
-            for model in (models.Meta, models.Record, models.Source, models.Alias, models.RecordUse, models.Figure, models.CollectiveRun, models.Claim, models.Citation):
-                table = model.__table__
+            for model in TABLES_IN_LOAD_ORDER:
+                table = getattr(models, model).__table__
                 columns = list(table.columns.keys())
                 statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
                 raw.executemany(statement, map(operator.itemgetter(*columns), rows[table.name]))
@@ -319,11 +331,11 @@ def _replace(temporary: Path, db_path: Path) -> None:
         pass
 
 
-def _count_records(dataset: Dataset) -> int:
+def count_records(dataset: Dataset) -> int:
     return len(dataset.records)
 
 
-def _count_figures(dataset: Dataset) -> int:
+def count_figures(dataset: Dataset) -> int:
     from specdb import schema
 
     return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))

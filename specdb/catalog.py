@@ -139,7 +139,8 @@ def list_figures(
         ("f.status", status, "="),
     ):
         if value:
-            clauses.append(f"{column} {operator} ?")
+            # lower() on both sides: LIKE ignores ASCII case in SQLite and not in PostgreSQL; this way it does in both.
+            clauses.append(f"lower({column}) LIKE lower(?)" if operator == "LIKE" else f"{column} = ?")
             params.append(value)
     if record:
         clauses.append("r.id = ?")

@@ -8,6 +8,7 @@ when it is recognisably a specdb specs folder (see `is_specs_folder`).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from specdb.errors import DatabaseError, UsageError
@@ -76,10 +77,37 @@ def _named(option: str | os.PathLike[str] | None, flag: str, variable: str) -> s
     return os.environ.get(variable) or None
 
 
-def resolve_db(option: str | os.PathLike[str] | None, specs: Path) -> Path:
+SERVER_SCHEMES = ("postgresql://", "postgres://")
+
+
+@dataclass(frozen=True)
+class ServerDatabase:
+    """A PostgreSQL database named by a URL; printed without its password."""
+
+    url: str
+
+    def __str__(self) -> str:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(self.url)
+        if parts.password is None:
+            return self.url
+        user = parts.username or ""
+        host = parts.netloc.rsplit("@", 1)[1]
+        return parts._replace(netloc=f"{user}:***@{host}").geturl()
+
+
+Database = Path | ServerDatabase
+
+
+def resolve_db(option: str | os.PathLike[str] | ServerDatabase | None, specs: Path) -> Database:
     """--db, else $SPECDB_DB, else a per-user cache file named after the specs folder."""
+    if isinstance(option, ServerDatabase):
+        return option
     chosen = _named(option, "--db", DB_ENV)
     if chosen is not None:
+        if chosen.startswith(SERVER_SCHEMES):
+            return ServerDatabase(chosen)
         return database_path(chosen)
     import hashlib
 
@@ -97,7 +125,7 @@ def database_path(text: str) -> Path:
             break
     else:
         if "://" in text:
-            raise UsageError(f"'{text}': only SQLite databases are supported (a path or a sqlite:/// URL)")
+            raise UsageError(f"'{text}': not a database specdb can use (a path, a sqlite:/// URL or a postgresql:// URL)")
     if not text.strip():
         raise UsageError("the database path is empty")
     path = Path(text).expanduser().resolve()

@@ -51,15 +51,14 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
 
     A span reaching before year 1 gives the first day of year 1: nothing can be reviewed before it.
     """
-    months = count * (12 if period == "year" else 1) if period in ("month", "year") else 0
-    days = count * (7 if period == "week" else 1) if period in ("day", "week") else 0
-    if days:
-        return today - dt.timedelta(days=days) if days < (today - dt.date.min).days else dt.date.min
-    year, month = divmod(today.year * 12 + today.month - 1 - months, 12)
-    if year < 1:
+    try:
+        if period in ("day", "week"):
+            return today - dt.timedelta(days=count * (7 if period == "week" else 1))
+        year, month = divmod(today.year * 12 + today.month - 1 - count * (12 if period == "year" else 1), 12)
+        month += 1
+        return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+    except (OverflowError, ValueError):
         return dt.date.min
-    month += 1
-    return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
 
 
 # Every format shows these, in this order: what is stale, how badly, and where to look.
@@ -118,8 +117,9 @@ def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[list
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
+    """'stale' for a row the cut-off query selected; else the first policy level the review date is past, error before warn."""
     if cutoff is not None:
-        return "stale" if reviewed < cutoff else None
+        return "stale"
     for level, policy in (("error", error_after), ("warn", warn_after)):
         if policy:
             count, period = policy.split()

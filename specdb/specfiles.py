@@ -174,18 +174,15 @@ def too_large(size: int) -> str:
     return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
 
 
-def current_stamp(tree: Tree) -> Stamp | None:
-    """The stamp the files would have now, from metadata alone; None when a file cannot be looked at."""
-    started = time.time_ns()
-    lines, newest_change = [str(tree.root)], 0
+def current_lines(tree: Tree) -> str | None:
+    """The stamp's lines the files would have now, from metadata alone; None when a file cannot be looked at."""
+    lines = [str(tree.root)]
     for relpath, path in tree.files:
         try:
-            info = os.stat(path)
+            lines.append(_stamp_line(relpath, os.stat(path)))
         except OSError:
             return None
-        lines.append(_stamp_line(relpath, info))
-        newest_change = max(newest_change, info.st_ctime_ns)
-    return Stamp("\n".join(lines), _racy(newest_change, started))
+    return "\n".join(lines)
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:

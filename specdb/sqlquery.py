@@ -1,9 +1,10 @@
 """Read-only SQL over a specdb database: nothing written anywhere, a time limit, a row limit.
 
-The connection is already read-only (`mode=ro`, `query_only`); SQLite's
-authorizer adds what those leave open: `ATTACH` (and `VACUUM INTO`, which
-attaches) would create a file at any writable path, and a pragma could be
-set. A progress handler stops a runaway query at the time limit, and rows are
+The connection is already read-only (`mode=ro`, `query_only`, extension
+loading off as Python's sqlite3 leaves it); SQLite's authorizer adds what
+those leave open: `ATTACH` (and `VACUUM INTO`, which attaches) would create a
+file at any writable path, and a pragma could be set. Transactions are
+refused too, so a write fails before it starts. A progress handler stops a runaway query at the time limit, and rows are
 fetched in batches so that an endless result stops at the row limit instead
 of filling memory. Limits are set as Datasette sets them (`sql_time_limit_ms`,
 `max_returned_rows`), except that a result over the limit is an error, not a
@@ -36,11 +37,9 @@ def _authorize(action: int, first: str | None, second: str | None, database: str
     if action in _DENIED:
         return sqlite3.SQLITE_DENY
     if action == sqlite3.SQLITE_PRAGMA:
-        name = (first or "").lower()
+        name = first.lower()
         allowed = name in _PRAGMAS_NAMING_A_TABLE or (name in _REPORTING_PRAGMAS and second is None)
         return sqlite3.SQLITE_OK if allowed else sqlite3.SQLITE_DENY
-    if action == sqlite3.SQLITE_FUNCTION and (second or "").lower() == "load_extension":
-        return sqlite3.SQLITE_DENY
     return sqlite3.SQLITE_OK
 
 
@@ -54,6 +53,9 @@ def run_sql(
     """The columns and rows of one read-only statement; a write, a file, a timeout or too many rows is a UsageError."""
     if not timeout > 0 or not max_rows > 0:
         raise UsageError("the time limit and the row limit must be greater than zero")
+    if not isinstance(connection, sqlite3.Connection):
+        # A PostgreSQL reader: a read-only transaction under a statement timeout (see postgres.py).
+        return connection.run_sql(query, timeout, max_rows)
     deadline = time.monotonic() + timeout
     connection.set_authorizer(_authorize)
     connection.set_progress_handler(lambda: int(time.monotonic() > deadline), _CHECK_EVERY)
@@ -81,6 +83,4 @@ def _reason(exc: sqlite3.Error, timeout: float) -> str:
         return f"stopped after the time limit of {timeout:g} s (raise it with --timeout)"
     if "authoriz" in text:
         return "not allowed: the database is read-only and specdb sql only reads (no writes, ATTACH, VACUUM, transactions or pragma settings)"
-    if "readonly" in text or "read-only" in text:
-        return "the database is opened read-only; specdb sql only reads"
     return text

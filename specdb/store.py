@@ -12,8 +12,8 @@ from pathlib import Path
 
 from specdb import __version__
 from specdb.errors import DatabaseError
-from specdb.locations import require_regular_file
-from specdb.specfiles import Stamp, current_stamp, walk
+from specdb.locations import ServerDatabase, require_regular_file
+from specdb.specfiles import Stamp, current_lines, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
 HEAD_REVISION = "0003"
@@ -79,8 +79,7 @@ def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
     tree = walk(specs)
     if tree.problems:
         return False
-    current = current_stamp(tree)
-    return current is not None and current.lines == meta.get("spec_files")
+    return current_lines(tree) == meta.get("spec_files")
 
 
 def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
@@ -88,8 +87,15 @@ def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
     return schema_revision(connection) == HEAD_REVISION and stamp_matches(read_meta(connection), specs)
 
 
-def open_fresh(db_path: Path, specs: Path) -> sqlite3.Connection:
-    """Open the database for reading, building or refreshing it first when the specs changed."""
+def open_fresh(db_path: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
+    """Open the database for reading, building or refreshing it first when the specs changed.
+
+    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`).
+    """
+    if isinstance(db_path, ServerDatabase):
+        from specdb.postgres import open_fresh as open_server
+
+        return open_server(db_path, specs)  # type: ignore[return-value]
     if db_path.exists():
         connection = connect_readonly(db_path)
         if is_fresh(specs, connection):

@@ -110,7 +110,8 @@ class DatabaseFigures:
 
 
 def _figures(source: sqlite3.Connection | Figures) -> Figures:
-    return DatabaseFigures(source) if isinstance(source, sqlite3.Connection) else source
+    # A connection (sqlite3, or the PostgreSQL reader) is read through SQL; anything else already answers for its figures.
+    return DatabaseFigures(source) if hasattr(source, "execute") else source  # type: ignore[arg-type]
 
 
 def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None, platform: str | None = None) -> list[Platform]:

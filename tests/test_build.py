@@ -167,7 +167,7 @@ def test_a_hot_journal_beside_the_target_is_not_replayed_onto_the_new_database(s
 
 
 def test_importing_specdb_loads_no_heavy_library():
-    code = "import sys, specdb; print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml') if m in sys.modules))"
+    code = "import sys, specdb; print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml', 'psycopg', 'specdb.postgres') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -179,7 +179,7 @@ def test_a_read_command_on_a_fresh_database_loads_no_heavy_library(specs, db):
         "from specdb.cli import app\n"
         f"try:\n    app(['list', '--specs', {str(specs)!r}, '--db', {str(db)!r}, '--format', 'json'])\n"
         "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml') if m in sys.modules), file=sys.stderr)"
+        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml', 'psycopg', 'specdb.postgres') if m in sys.modules), file=sys.stderr)"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stderr.strip().splitlines()[-1] == "[]"

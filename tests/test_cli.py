@@ -65,8 +65,8 @@ def test_the_database_location_from_option_url_and_environment(specs, tmp_path, 
     monkeypatch.setenv("SPECDB_DB", str(by_env))
     assert cli("list", "--specs", str(specs), data=False).exit_code == 0
     assert by_env.exists()
-    result = cli("list", "--specs", str(specs), "--db", "postgresql://localhost/specdb", data=False)
-    assert result.exit_code == 2 and "only SQLite databases" in result.stderr
+    result = cli("list", "--specs", str(specs), "--db", "mysql://localhost/specdb", data=False)
+    assert result.exit_code == 2 and "a path, a sqlite:/// URL or a postgresql:// URL" in result.stderr
 
 
 def test_the_specs_location_from_environment_then_the_working_folder(specs, tmp_path, monkeypatch, cli):

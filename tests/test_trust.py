@@ -146,24 +146,18 @@ def built(specs, db):
     return specs, db
 
 
-def test_an_unreadable_folder_is_a_located_error(built):
+@pytest.mark.parametrize("relpath, mode, message", [
+    ("link", 0o755, "cannot read folder: Permission denied"),
+    (GPU, 0o644, "cannot read file: Permission denied"),
+])
+def test_an_unreadable_folder_or_file_is_a_located_error(built, relpath, mode, message):
     specs, db = built
-    folder = specs / "link"
-    folder.chmod(0)
-    try:
-        _refused_everywhere(specs, db, str(folder), "cannot read folder: Permission denied")
-    finally:
-        folder.chmod(0o755)
-
-
-def test_an_unreadable_file_is_a_located_error(built):
-    specs, db = built
-    path = specs / GPU
+    path = specs / relpath
     path.chmod(0)
     try:
-        _refused_everywhere(specs, db, str(path), "cannot read file: Permission denied")
+        _refused_everywhere(specs, db, str(path), message)
     finally:
-        path.chmod(0o644)
+        path.chmod(mode)
 
 
 def test_a_broken_symbolic_link_is_a_located_error(built):

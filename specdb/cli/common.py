@@ -43,7 +43,7 @@ BasisOption = Annotated[
 ]
 DbOption = Annotated[
     Optional[str],
-    typer.Option("--db", help="Database path or sqlite:/// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),
+    typer.Option("--db", help="Database path, sqlite:/// URL or postgresql:// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),
 ]
 SpecsOption = Annotated[
     Optional[str],

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from specdb.errors import UsageError
 from specdb.export.folder import write_json
 from specdb.export.tables import STABLE_META, tables
 from specdb.licensing import DATA_LICENSE, DATA_LICENSE_URL
@@ -20,6 +21,8 @@ DATABASE = "specdb.db"
 
 
 def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -> dict[str, Any]:
+    if not isinstance(connection, sqlite3.Connection):
+        raise UsageError("the datasette export is a copy of the SQLite file; export it from a SQLite --db (specdb build --db FILE)")
     target = folder / DATABASE
     copy = sqlite3.connect(target)
     try:

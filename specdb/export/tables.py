@@ -149,12 +149,24 @@ def tables(connection: sqlite3.Connection) -> list[Table]:
     """Every data table of the database, described, in a stable order."""
     described = []
     for name, (description, words) in TABLES.items():
-        info = connection.execute(f"PRAGMA table_info({name})").fetchall()
+        info = _table_info(connection, name)
         columns = tuple(Column(row[1], row[2], bool(row[3]), words[row[1]]) for row in info)
         primary_key = tuple(row[1] for row in sorted((row for row in info if row[5]), key=lambda row: row[5]))
-        foreign_keys = tuple(sorted((row[3], row[2], row[4]) for row in connection.execute(f"PRAGMA foreign_key_list({name})")))
+        foreign_keys = tuple(sorted((row[3], row[2], row[4]) for row in _foreign_key_list(connection, name)))
         described.append(Table(name, description, columns, primary_key, foreign_keys))
     return described
+
+
+def _table_info(connection: sqlite3.Connection, name: str) -> list[tuple[Any, ...]]:
+    if isinstance(connection, sqlite3.Connection):
+        return connection.execute(f"PRAGMA table_info({name})").fetchall()
+    return connection.table_info(name)  # a PostgreSQL reader answers in the pragma's shape (see postgres.py)
+
+
+def _foreign_key_list(connection: sqlite3.Connection, name: str) -> list[tuple[Any, ...]]:
+    if isinstance(connection, sqlite3.Connection):
+        return connection.execute(f"PRAGMA foreign_key_list({name})").fetchall()
+    return connection.foreign_key_list(name)
 
 
 def rows(connection: sqlite3.Connection, table: Table) -> list[tuple[Any, ...]]:

@@ -1,0 +1,242 @@
+"""Reading a database published to a PostgreSQL server, through the same functions that read the SQLite file.
+
+The read functions speak DB-API the way the standard library's sqlite3 does:
+`connection.execute(sql, params)` with `?` placeholders, rows that unpack like
+tuples and index by column name. `Reader` gives them that over psycopg, so
+every read command runs unchanged on either back end and prints the same.
+
+The data lives in the schema `specdb`. A build fills a new schema and renames
+it into place in one transaction (see `publish.py`); a specdb reader holds a
+shared advisory lock for its whole transaction, so that rename waits for it
+and every reader sees one published version from its first query to its last.
+A dashboard's single statement needs no lock: PostgreSQL resolves its tables
+once, under a snapshot taken after the rename committed or before it began.
+
+Imported only for a postgresql:// database; the SQLite path never loads it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from specdb.errors import DatabaseError, UsageError
+from specdb.locations import ServerDatabase
+from specdb.store import KNOWN_REVISIONS, HEAD_REVISION, read_meta, stamp_matches
+
+SCHEMA = "specdb"
+# Advisory lock keys (any 64-bit numbers, fixed): one serialises builds, one lets a rename wait for readers.
+BUILD_LOCK = 0x5EC_DB_0001
+READ_LOCK = 0x5EC_DB_0002
+CONNECT_TIMEOUT_SECONDS = 10
+
+
+def driver() -> Any:
+    """The psycopg module; without it, a message saying how to install it."""
+    try:
+        import psycopg
+    except ImportError:
+        raise DatabaseError("a postgresql:// database needs the PostgreSQL driver: pip install 'specdb[postgres]'") from None
+    return psycopg
+
+
+def connect_server(db: ServerDatabase, *, read_only: bool) -> Any:
+    """A psycopg connection with the published schema on its search path; a failure is one line naming the server, never the password."""
+    psycopg = driver()
+    options = f"-c search_path={SCHEMA}" + (" -c default_transaction_read_only=on" if read_only else "")
+    try:
+        connection = psycopg.connect(db.url, connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options)
+    except (psycopg.Error, ValueError) as exc:
+        raise DatabaseError(f"{db}: cannot connect ({reason(exc, db)})") from None
+    if read_only:
+        connection.read_only = True
+    return connection
+
+
+def reason(exc: BaseException, db: ServerDatabase) -> str:
+    """The cause a driver error gives, on one line (without the host it tried or libpq's hints), with any password in it blanked."""
+    lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
+    # libpq tells each failed attempt as "connection to server at/on ... failed: <cause>"; the last attempt's cause is the answer.
+    causes = [match.group(1) for line in lines if (match := _ATTEMPT.search(line))]
+    text = causes[-1] if causes else lines[0]
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        password = urlsplit(db.url).password
+    except ValueError:
+        password = None
+    for secret in {password, unquote(password or "")} - {None, ""}:
+        text = text.replace(secret, "***")
+    return text
+
+
+_ATTEMPT = re.compile(r"connection to server (?:at|on) .*? failed: (?:FATAL:\s+)?(.*)$")
+
+
+class Row(tuple):
+    """A result row as sqlite3.Row behaves: a tuple that also answers row["column"] and keys()."""
+
+    _index: dict[str, int]
+
+    def __new__(cls, values: Any, index: dict[str, int]) -> "Row":
+        row = super().__new__(cls, values)
+        row._index = index
+        return row
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            return tuple.__getitem__(self, self._index[key])
+        return tuple.__getitem__(self, key)
+
+    def keys(self) -> list[str]:
+        return list(self._index)
+
+
+def _row_factory(cursor: Any) -> Any:
+    index = {column.name: position for position, column in enumerate(cursor.description or ())}
+    return lambda values: Row(values, index)
+
+
+# A quoted literal is kept whole; outside literals `?` is a placeholder; `%` is doubled everywhere, as psycopg wants.
+_TOKENS = re.compile(r"'(?:[^']|'')*'|\?|%")
+
+
+def _placeholders(sql: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        token = match.group(0)
+        if token == "?":
+            return "%s"
+        if token == "%":
+            return "%%"
+        return token.replace("%", "%%")
+
+    return _TOKENS.sub(replace, sql)
+
+
+class Reader:
+    """A read-only connection to a published database that the read functions use like a sqlite3 connection."""
+
+    def __init__(self, connection: Any, db: ServerDatabase):
+        self.connection = connection
+        self.db = db
+
+    @classmethod
+    def open(cls, db: ServerDatabase) -> "Reader":
+        """A new connection whose transaction holds the shared read lock from its first query on."""
+        reader = cls(connect_server(db, read_only=True), db)
+        try:
+            reader.execute("SELECT pg_advisory_xact_lock_shared(?)", (READ_LOCK,))
+        except BaseException:
+            reader.close()
+            raise
+        return reader
+
+    def execute(self, sql: str, params: Any = ()) -> Any:
+        cursor = self.connection.cursor(row_factory=_row_factory)
+        return self._wrap(lambda: cursor.execute(_placeholders(sql), tuple(params)))
+
+    def _wrap(self, call: Any) -> Any:
+        psycopg = driver()
+        try:
+            return call()
+        except psycopg.OperationalError as exc:
+            raise DatabaseError(f"{self.db}: {reason(exc, self.db)}") from None
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> "Reader":
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def schema_revision(self) -> str | None:
+        """The published schema's Alembic revision; None when nothing is published here."""
+        if self.execute("SELECT to_regclass(?)", (f"{SCHEMA}.alembic_version",)).fetchone()[0] is None:
+            return None
+        row = self.execute("SELECT version_num FROM alembic_version").fetchone()
+        return row[0] if row else None
+
+    def table_info(self, table: str) -> list[tuple[Any, ...]]:
+        """A table's columns as SQLite's `PRAGMA table_info` gives them (cid, name, type, notnull, default, pk), types named as on SQLite."""
+        return [
+            (cid, name, _SQLITE_TYPES.get(sql_type, sql_type.upper()), notnull, default, pk)
+            for cid, name, sql_type, notnull, default, pk in self.execute(_TABLE_INFO, (SCHEMA, table)).fetchall()
+        ]
+
+    def foreign_key_list(self, table: str) -> list[tuple[Any, ...]]:
+        """A table's foreign keys as SQLite's `PRAGMA foreign_key_list` gives them (id, seq, table, from, to)."""
+        return self.execute(_FOREIGN_KEYS, (SCHEMA, table)).fetchall()
+
+    def run_sql(self, query: str, timeout: float, max_rows: int) -> tuple[list[str], list[dict[str, Any]]]:
+        """One query through a server-side cursor (which takes only SELECT, VALUES and TABLE) in this read-only transaction, under a statement timeout."""
+        psycopg = driver()
+        try:
+            self.connection.execute(f"SET LOCAL statement_timeout = {max(1, round(timeout * 1000))}")
+            with self.connection.cursor(name="specdb_sql") as cursor:
+                cursor.execute(query.replace("%", "%%"), ())
+                columns = [column.name for column in cursor.description or ()]
+                rows: list[dict[str, Any]] = []
+                while batch := cursor.fetchmany(1000):
+                    rows.extend(dict(zip(columns, row)) for row in batch)
+                    if len(rows) > max_rows:
+                        raise UsageError(f"the query returns more than {max_rows:,} rows; add a LIMIT or raise --max-rows")
+            return columns, rows
+        except psycopg.errors.QueryCanceled:
+            raise UsageError(f"SQL failed: stopped after the time limit of {timeout:g} s (raise it with --timeout)") from None
+        except psycopg.errors.SyntaxError as exc:
+            raise UsageError(f"SQL failed: {reason(exc, self.db)} (specdb sql reads: one SELECT, VALUES or TABLE query)") from None
+        except psycopg.errors.ReadOnlySqlTransaction:
+            raise UsageError("SQL failed: the database is opened read-only; specdb sql only reads") from None
+        except psycopg.OperationalError as exc:
+            raise DatabaseError(f"{self.db}: {reason(exc, self.db)}") from None
+        except psycopg.Error as exc:
+            raise UsageError(f"SQL failed: {reason(exc, self.db)}") from None
+
+
+# The type each back end gives one SQLAlchemy column type: String, Float, Integer.
+_SQLITE_TYPES = {"character varying": "VARCHAR", "double precision": "FLOAT", "integer": "INTEGER"}
+_TABLE_INFO = """
+SELECT c.ordinal_position - 1, c.column_name, c.data_type, CASE WHEN c.is_nullable = 'NO' THEN 1 ELSE 0 END, c.column_default,
+       COALESCE(array_position(con.conkey, a.attnum), 0)
+FROM information_schema.columns c
+JOIN pg_class t ON t.relname = c.table_name JOIN pg_namespace n ON n.oid = t.relnamespace AND n.nspname = c.table_schema
+JOIN pg_attribute a ON a.attrelid = t.oid AND a.attname = c.column_name
+LEFT JOIN pg_constraint con ON con.conrelid = t.oid AND con.contype = 'p'
+WHERE c.table_schema = ? AND c.table_name = ? ORDER BY c.ordinal_position
+"""
+_FOREIGN_KEYS = """
+SELECT row_number() OVER (ORDER BY con.conname) - 1, 0, target.relname, a.attname, ta.attname
+FROM pg_constraint con JOIN pg_class t ON t.oid = con.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
+JOIN pg_class target ON target.oid = con.confrelid
+JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = con.conkey[1]
+JOIN pg_attribute ta ON ta.attrelid = con.confrelid AND ta.attnum = con.confkey[1]
+WHERE con.contype = 'f' AND n.nspname = ? AND t.relname = ?
+"""
+
+
+def connect_readonly(db: ServerDatabase) -> Reader:
+    """A reader of the published data; a server without a specdb publication, or one from a newer specdb, is refused."""
+    reader = Reader.open(db)
+    revision = reader.schema_revision()
+    if revision is None or revision not in KNOWN_REVISIONS:
+        reader.close()
+        if revision is None:
+            raise DatabaseError(f"{db}: nothing published here yet (no schema {SCHEMA}); run specdb build --db with this URL")
+        raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+    return reader
+
+
+def open_fresh(db: ServerDatabase, specs: Path) -> Reader:
+    """Read the published data, publishing first when it is missing or older than the specs."""
+    reader = Reader.open(db)
+    if reader.schema_revision() == HEAD_REVISION and stamp_matches(read_meta(reader), specs):
+        return reader
+    reader.close()
+    from specdb.builder import build
+
+    build(specs, db)
+    return connect_readonly(db)
+

@@ -1,0 +1,175 @@
+"""Publish the database to a PostgreSQL server, all or nothing.
+
+The same Alembic migrations create the tables, in a new schema, and the same
+rows (`rows.dataset_rows`) fill it; then, in the same transaction, the new
+schema is renamed to `specdb` and the old one dropped. Readers see the old
+publication or the new, never a mix and never an empty table; a build that
+fails or is killed rolls back and leaves the published data as it was. Builds
+are serialised by an advisory lock, and the rename waits for specdb readers
+(see `postgres.py`). Roles granted the published schema keep their access.
+
+The checks before any work are those of the SQLite build: the files' stamp,
+then their bytes against the content hash in `meta`.
+"""
+
+from __future__ import annotations
+
+import operator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator
+
+from specdb.builder import COUNTS, LOCK_TIMEOUT_SECONDS, TABLES_IN_LOAD_ORDER, BuildResult, Existing, build_meta, count_figures, count_records, migrate
+from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.locations import ServerDatabase
+from specdb.postgres import BUILD_LOCK, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
+from specdb.specfiles import Stamp, content_digest, read_specs
+from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_matches, stamp_meta
+
+if TYPE_CHECKING:
+    from specdb.dataset import Dataset
+
+NEXT_SCHEMA = f"{SCHEMA}_next"
+PREVIOUS_SCHEMA = f"{SCHEMA}_previous"
+# Text must sort by code point, as in SQLite, for every command to print rows in the same order; asked of the server
+# by sorting these, which any locale or ICU collation sorts otherwise.
+COLLATION_PROBE = ("a", "B", "-", "_", "a-b", "ab", "Z", "é")
+
+# SQLite's group_concat(value, separator), used by the figure_view migration and by `history`.
+GROUP_CONCAT = f"""
+CREATE FUNCTION {NEXT_SCHEMA}.group_concat_step(joined text, value text, separator text) RETURNS text
+    LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN value IS NULL THEN joined WHEN joined IS NULL THEN value ELSE joined || separator || value END $$;
+CREATE AGGREGATE {NEXT_SCHEMA}.group_concat(text, text) (SFUNC = {NEXT_SCHEMA}.group_concat_step, STYPE = text);
+"""
+
+# Roles (or PUBLIC) that may use the published schema, so the new one grants them the same.
+READERS = f"""
+SELECT CASE WHEN a.grantee = 0 THEN 'PUBLIC' ELSE quote_ident(r.rolname) END
+FROM pg_namespace n CROSS JOIN LATERAL aclexplode(n.nspacl) a LEFT JOIN pg_roles r ON r.oid = a.grantee
+WHERE n.nspname = '{SCHEMA}' AND a.privilege_type = 'USAGE' AND a.grantee <> n.nspowner
+"""
+
+
+def publish(specs: Path, db: ServerDatabase) -> BuildResult:
+    """Make the server's published data hold exactly the specs; raise InvalidSpecs, publishing nothing, when they are wrong."""
+    with Reader.open(db) as reader:
+        existing = _existing(reader, db)
+    if existing is not None and stamp_matches(existing.meta, specs):
+        return existing.result(db, changed=False)
+    tree, files, stamp = read_specs(specs)
+    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
+        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
+            _restamp(db, specs, stamp, existing.meta)
+            return existing.result(db, changed=False)
+    from specdb.dataset import load_tree
+
+    dataset = load_tree(specs, tree, files, stamp)
+    if not dataset.ok:
+        raise InvalidSpecs(dataset.problems)
+    with _build_connection(db) as connection:
+        # Another build may have published the same data while this one validated.
+        raw = connection.connection.driver_connection
+        existing = _existing(Reader(raw, db), db)
+        raw.commit()
+        if existing is not None and holds(existing.meta, specs, dataset.content_hash):
+            _restamp(db, specs, dataset.stamp, existing.meta)
+            return existing.result(db, changed=False)
+        _load(connection, dataset, build_meta(specs, dataset))
+        connection.commit()
+    return BuildResult(db, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
+
+
+def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
+    """What is published at the current schema; None when nothing is, or an older specdb published it (then all is rebuilt)."""
+    revision = reader.schema_revision()
+    if revision is None and reader.execute("SELECT to_regnamespace(?)", (SCHEMA,)).fetchone()[0] is not None:
+        raise DatabaseError(f"{db}: has a schema {SCHEMA} that specdb did not publish (no schema version); drop it or use another database")
+    if revision is not None and revision not in KNOWN_REVISIONS:
+        raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+    if revision != HEAD_REVISION:
+        return None
+    records, figures = reader.execute(COUNTS).fetchone()
+    return Existing(revision, read_meta(reader), records, figures)
+
+
+def _restamp(db: ServerDatabase, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:
+    """Record the files' current metadata in the published meta (one small transaction; readers see the old rows or the new)."""
+    if stamp is None:
+        return
+    rows = stamp_meta(specs, stamp)
+    if all(meta.get(key) == value for key, value in rows.items()):
+        return
+    psycopg = driver()
+    connection = connect_server(db, read_only=False)
+    try:
+        with connection.transaction():
+            connection.cursor().executemany(
+                "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(rows.items())
+            )
+    except psycopg.Error:
+        # A server this role cannot write keeps its stamp; later reads compare bytes instead.
+        return
+    finally:
+        connection.close()
+
+
+@contextmanager
+def _build_connection(db: ServerDatabase) -> Iterator[Any]:
+    """A SQLAlchemy connection (for the migrations) holding the build lock; server errors become one-line DatabaseErrors."""
+    psycopg = driver()
+    from sqlalchemy import create_engine, exc
+    from sqlalchemy.pool import NullPool
+
+    raw = connect_server(db, read_only=False)
+    engine = create_engine("postgresql+psycopg://", creator=lambda: raw, poolclass=NullPool)
+    try:
+        with engine.connect() as connection:
+            connection.exec_driver_sql(f"SET lock_timeout = '{LOCK_TIMEOUT_SECONDS}s'")
+            connection.exec_driver_sql("SELECT pg_advisory_lock(%s)", (BUILD_LOCK,))
+            connection.commit()
+            yield connection
+    except exc.DBAPIError as error:
+        if isinstance(error.orig, psycopg.errors.LockNotAvailable):
+            raise DatabaseError(f"{db}: another build or a reader has held a lock for {LOCK_TIMEOUT_SECONDS} s") from None
+        raise DatabaseError(f"{db}: the build failed ({reason(error.orig or error, db)})") from None
+    finally:
+        engine.dispose()
+        raw.close()
+
+
+def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
+    """In the connection's open transaction: migrate a new schema, copy the rows in, and rename it into place."""
+    from specdb import models
+    from specdb.rows import dataset_rows
+
+    run = connection.exec_driver_sql
+    server_order = run("SELECT array_agg(word ORDER BY word) FROM unnest(%s::text[]) AS word", (list(COLLATION_PROBE),)).scalar()
+    if server_order != sorted(COLLATION_PROBE):
+        raise DatabaseError(
+            "the database sorts text by a locale; specdb needs the C collation so rows come out in the order SQLite gives"
+            " (CREATE DATABASE name LOCALE 'C' TEMPLATE template0)"
+        )
+    run(f"DROP SCHEMA IF EXISTS {NEXT_SCHEMA} CASCADE")
+    run(f"CREATE SCHEMA {NEXT_SCHEMA}")
+    run(f"SET LOCAL search_path = {NEXT_SCHEMA}")
+    run(GROUP_CONCAT)
+    migrate(connection)
+    rows = dataset_rows(dataset, meta)
+    cursor = connection.connection.driver_connection.cursor()
+    for model in TABLES_IN_LOAD_ORDER:
+        table = getattr(models, model).__table__
+        columns = list(table.columns.keys())
+        with cursor.copy(f"COPY {NEXT_SCHEMA}.{table.name} ({', '.join(columns)}) FROM STDIN") as copy:
+            for row in map(operator.itemgetter(*columns), rows[table.name]):
+                copy.write_row(row)
+    for role in [row[0] for row in run(READERS)]:
+        run(f"GRANT USAGE ON SCHEMA {NEXT_SCHEMA} TO {role}")
+        run(f"GRANT SELECT ON ALL TABLES IN SCHEMA {NEXT_SCHEMA} TO {role}")
+    run("SELECT pg_advisory_xact_lock(%s)", (READ_LOCK,))
+    if run("SELECT to_regnamespace(%s)", (SCHEMA,)).scalar() is not None:
+        run(f"ALTER SCHEMA {SCHEMA} RENAME TO {PREVIOUS_SCHEMA}")
+        run(f"ALTER SCHEMA {NEXT_SCHEMA} RENAME TO {SCHEMA}")
+        run(f"DROP SCHEMA {PREVIOUS_SCHEMA} CASCADE")
+    else:
+        run(f"ALTER SCHEMA {NEXT_SCHEMA} RENAME TO {SCHEMA}")
