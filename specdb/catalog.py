@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
-from typing import Any
+from typing import Any, Iterable
 
 from specdb import vocabulary
-from specdb.errors import NotFound
+from specdb.errors import NotFound, UsageError
 from specdb.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
@@ -40,11 +41,14 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
     loose = {record_id for known, record_id in names if _loose(known) == _loose(name)}
     if len(loose) == 1:
         return loose.pop()
-    candidates = [known for known, _ in names]
-    import difflib  # only on this error path
+    from specdb.suggest import closest  # only on this error path
 
-    close = difflib.get_close_matches(name, candidates, n=3, cutoff=0.5)
-    hint = f"; did you mean {', '.join(repr(c) for c in close)}?" if close else "; `specdb list` shows every record"
+    owner = {known: record_id for known, record_id in names}
+    first_per_record: dict[str, str] = {}
+    for known in closest(name, owner, n=len(owner)):
+        first_per_record.setdefault(owner[known], known)
+    one_per_record = list(first_per_record.values())[:3]
+    hint = f"; did you mean {' or '.join(repr(known) for known in one_per_record)}?" if one_per_record else "; `specdb list` shows every record"
     raise NotFound(f"no record or alias '{name}'{hint}")
 
 
@@ -81,6 +85,20 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
         figures.append(_drop_ids(figure))
     record["figures"] = figures
     return record
+
+
+FIGURE_COLUMNS = (
+    "record_id", "name", "value_text", "value", "unit", "dimension", "display", "direction", "scope", "status", "as_of", "reviewed",
+    "precision", "sparsity", "method", "uncertainty", "sources",
+)
+
+
+def figure_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A shown record's figures as flat rows (FIGURE_COLUMNS): sources as the list of cited source ids."""
+    return [
+        {**figure, "record_id": record["id"], "sources": [source["source_id"] for source in figure["sources"]]}
+        for figure in record["figures"]
+    ]
 
 
 def _citations(connection: sqlite3.Connection, record_id: str) -> dict[tuple[int, int | None], list[dict[str, Any]]]:
@@ -127,6 +145,10 @@ def list_figures(
     if record:
         clauses.append("r.id = ?")
         params.append(resolve(connection, record))
+    if vendor:
+        _require_known(connection, "--vendor", vendor, "SELECT DISTINCT vendor FROM record WHERE vendor IS NOT NULL")
+    if name:
+        _require_known(connection, "--name", name, "SELECT DISTINCT name FROM figure", vocabulary.FIGURES)
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     sql = (
         "SELECT f.record_id, r.kind, r.vendor, f.name, f.value_text, f.value, f.unit, f.direction, f.scope,"
@@ -134,6 +156,17 @@ def list_figures(
         f" FROM figure f JOIN record r ON r.id = f.record_id{where} ORDER BY r.kind, f.record_id, f.name"
     )
     return [dict(row) for row in connection.execute(sql, params)]
+
+
+def _require_known(connection: sqlite3.Connection, option: str, pattern: str, sql: str, also: Iterable[str] = ()) -> None:
+    """A filter that matches nothing in the data and no declared word is a misspelling, not an empty answer."""
+    known = [row[0] for row in connection.execute(sql)]
+    like = re.compile("".join(".*" if char == "%" else "." if char == "_" else re.escape(char) for char in pattern), re.IGNORECASE)
+    if pattern in also or any(like.fullmatch(word) for word in known):
+        return
+    from specdb.suggest import did_you_mean  # only on this error path
+
+    raise UsageError(f"{option} '{pattern}' matches nothing in the data{did_you_mean(pattern.replace('%', ''), [*known, *also])}")
 
 
 def list_sources(connection: sqlite3.Connection) -> list[dict[str, Any]]:

@@ -26,6 +26,7 @@ from specdb.prose import Page, detect_format, read_page, review_date
 from specdb.tiers import Bandwidth, same_basis
 from specdb.units import parse_quantity
 
+FORMATS = ("text", "json", "markdown")
 VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatched")
 FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")

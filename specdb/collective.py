@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from specdb.calibration import Calibration, is_bandwidth_run, read_runs
-from specdb.collective_bound import ALGORITHMS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined
+from specdb.collective_bound import ALGORITHMS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
 from specdb.errors import UsageError
 from specdb.tiers import BASES, platforms
 from specdb.units import UnitError, format_value, parse_quantity
@@ -176,6 +176,7 @@ def estimate(
         raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
     if accelerators is not None and accelerators < 2:
         raise UsageError("--gpus must be 2 or more")
+    tier = without_count(tier, accelerators)
     [found] = platforms(connection, platform=platform)
     calibration = calibration or Calibration(connection)
     topology = calibration.topologies[found.id]

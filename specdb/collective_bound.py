@@ -23,9 +23,10 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from specdb.errors import UsageError
+from specdb.terms import COLLECTIVE_OPERATIONS
 from specdb.tiers import Bandwidth, Platform
 
-OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point")
+OPERATIONS = COLLECTIVE_OPERATIONS
 ALGORITHMS = ("ring", "tree", "nvls")
 TIER_CHOICES = ("auto", "scale-up", "scale-out")
 
@@ -160,6 +161,11 @@ def fill_domains(accelerators: int, domain: int) -> list[int]:
     return [domain] * full + ([rest] if rest else [])
 
 
+def without_count(tier: str, accelerators: int | None) -> str:
+    """auto with no accelerator count is the large-ring limit inside the scale-up domain."""
+    return "scale-up" if tier == "auto" and accelerators is None else tier
+
+
 def bound(
     topology: Topology,
     operation: str,
@@ -174,13 +180,13 @@ def bound(
 ) -> Bound:
     """The phases and peak-bound time of one collective.
 
-    tier is auto, scale-up or scale-out; accelerators=None takes the large-ring limit.
+    tier is auto, scale-up or scale-out; accelerators=None takes the large-ring limit, which auto places in
+    the scale-up domain (the back-of-envelope reading: "how fast is this link for a big ring").
     domains, when given, is how the accelerators were spread over domains (a measured run's nodes) instead of filling them in turn.
     """
     platform, domain = topology.platform, topology.domain
+    tier = without_count(tier, accelerators)
     if tier == "auto":
-        if accelerators is None:
-            raise UsageError("--tier auto needs --gpus to know whether the collective fits in the scale-up domain")
         if domain is None:
             raise UsageError(f"{platform.id} has no scale_up_domain figure; choose --tier")
         tier = "scale-up" if accelerators <= domain and not (domains and len(domains) > 1) else "hierarchical"

@@ -21,6 +21,12 @@ from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
 from specdb.yamlread import Located, parse_yaml
 
 POLICY_FILE = "policy.yaml"
+# The kinds of problem `validate` reports, each a `code` in its JSON output.
+PROBLEM_CODES = (
+    "unreadable", "layout", "yaml", "missing-key", "unknown-key", "invalid-value", "vocabulary", "duplicate-id",
+    "duplicate-alias", "unknown-record", "wrong-kind", "unknown-source", "unknown-figure", "review-order", "derived-mismatch",
+    "excluded-source",
+)
 DERIVED_TOLERANCE = 0.02
 
 
@@ -32,6 +38,7 @@ class Problem:
     line: int
     column: int
     message: str
+    code: str  # the kind of problem, one of PROBLEM_CODES: what a tool reading `validate --format json` branches on
 
     def __str__(self) -> str:
         where = f"{self.path}:{self.line}:{self.column}" if self.line else self.path
@@ -82,7 +89,7 @@ def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp) -> Da
 
     dataset = load_files(root, files, shown)
     dataset.stamp = stamp
-    dataset.problems = sorted(dataset.problems + [Problem(shown(p.relpath), 0, 0, p.message) for p in tree.problems])
+    dataset.problems = sorted(dataset.problems + [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems])
     return dataset
 
 
@@ -93,12 +100,12 @@ def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str
     for file in files:
         where = shown(file.relpath)
         if file.raw is None:
-            dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file"))
+            dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
             dataset.unloaded.add(Path(file.relpath).stem)
             continue
         read.append((file.relpath, file.raw))
         located, yaml_problems = parse_yaml(file.raw)
-        dataset.problems.extend(Problem(where, p.line, p.column, p.message) for p in yaml_problems)
+        dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
         if located is None or not _load_one(dataset, file.relpath, where, located):
             dataset.unloaded.add(Path(file.relpath).stem)
     dataset.content_hash = content_digest(read)
@@ -122,13 +129,13 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
     data = located.data
     problems = dataset.problems
     if not isinstance(data, dict):
-        problems.append(Problem(shown, *located.where(()), "a record file must be a mapping of keys"))
+        problems.append(Problem(shown, *located.where(()), "a record file must be a mapping of keys", "yaml"))
         return False
     parts = relpath.split("/")
     if relpath == POLICY_FILE:
         model_type: type[Any] = KindPolicies
     elif len(parts) != 2 or parts[0] not in schema.KINDS:
-        problems.append(Problem(shown, 0, 0, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}"))
+        problems.append(Problem(shown, 0, 0, f"a record lives in specs/<kind>/<id>.yaml, with kind one of {', '.join(schema.KINDS)}", "layout"))
         return False
     else:
         model_type = SourceRecord if data.get("kind") == "source" else Record
@@ -142,17 +149,17 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         return True
     folder, filename = parts
     if not filename.endswith(".yaml"):
-        problems.append(Problem(shown, 0, 0, "record files end in .yaml"))
+        problems.append(Problem(shown, 0, 0, "record files end in .yaml", "layout"))
     matches_name = filename.rsplit(".", 1)[0] == model.id
     if not matches_name:
-        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'"))
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'", "layout"))
     if folder != model.kind:
-        problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'"))
+        problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'", "layout"))
     if isinstance(model, Record):
-        problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message) for path, message in _vocabulary_problems(model))
+        problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message, "vocabulary") for path, message in _vocabulary_problems(model))
     if model.id in dataset.records:
         other = dataset.records[model.id].relpath
-        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}"))
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}", "duplicate-id"))
         return True
     dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
     return matches_name
@@ -199,14 +206,14 @@ def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterat
         # pydantic marks an invalid mapping key with a last element "[key]", unless the data really has a key of that name.
         if loc and loc[-1] == "[key]" and not _has_path(located.data, loc):
             path = loc[:-1]
-            yield Problem(shown, *located.where(path, key=True), f"{_dotted(path[:-1])}: '{path[-1]}' is not an allowed name here")
+            yield Problem(shown, *located.where(path, key=True), f"{_dotted(path[:-1])}: '{path[-1]}' is not an allowed name here", "invalid-value")
             continue
         if kind == "missing":
-            yield Problem(shown, *located.where(loc[:-1]), f"missing key '{_dotted(loc)}'")
+            yield Problem(shown, *located.where(loc[:-1]), f"missing key '{_dotted(loc)}'", "missing-key")
         elif kind == "extra_forbidden":
-            yield Problem(shown, *located.where(loc, key=True), f"unknown key '{_dotted(loc)}'")
+            yield Problem(shown, *located.where(loc, key=True), f"unknown key '{_dotted(loc)}'", "unknown-key")
         else:
-            yield Problem(shown, *located.where(loc), f"{_dotted(loc) or 'record'}: {_message(error)}")
+            yield Problem(shown, *located.where(loc), f"{_dotted(loc) or 'record'}: {_message(error)}", "invalid-value")
 
 
 def _has_path(data: Any, path: tuple[Any, ...]) -> bool:
@@ -264,16 +271,16 @@ def _check_references(dataset: Dataset) -> None:
             key = alias.casefold()
             owner = alias_owner.setdefault(key, record_id)
             if owner != record_id:
-                report(("aliases", index), f"alias '{alias}' already names '{owner}'")
+                report(("aliases", index), f"alias '{alias}' already names '{owner}'", "duplicate-alias")
             elif key in own:
-                report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)")
+                report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)", "duplicate-alias")
             own.add(key)
         for role, target in model.uses.items():
             target_loaded = dataset.records.get(target)
             if target_loaded is None and target not in dataset.unloaded:
-                report(("uses", role), f"uses.{role}: no record '{target}'")
+                report(("uses", role), f"uses.{role}: no record '{target}'", "unknown-record")
             elif target_loaded is not None and target_loaded.model.kind != schema.ROLE_KINDS[role]:
-                report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}")
+                report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
         for name, figure in model.figures.items():
             _check_figure(dataset, sources, report, record_id, name, figure)
 
@@ -282,15 +289,15 @@ def _check_source_domain(source: SourceRecord, excluded: list[str], report) -> N
     host = (urlsplit(source.url).hostname or "") if source.url else ""
     for domain in excluded:
         if host == domain or host.endswith("." + domain):
-            report(("url",), f"url: {host} is a mirror or content farm ({domain} is in excluded_source_domains of {POLICY_FILE}); cite the primary source it copies")
+            report(("url",), f"url: {host} is a mirror or content farm ({domain} is in excluded_source_domains of {POLICY_FILE}); cite the primary source it copies", "excluded-source")
             return
 
 
 def _reporter(dataset: Dataset, loaded: LoadedRecord):
     shown = dataset.shown(loaded.relpath)
 
-    def report(path: tuple[Any, ...], message: str) -> None:
-        dataset.problems.append(Problem(shown, *loaded.located.where(path), message))
+    def report(path: tuple[Any, ...], message: str, code: str) -> None:
+        dataset.problems.append(Problem(shown, *loaded.located.where(path), message, code))
 
     return report
 
@@ -303,9 +310,9 @@ def _check_figure(dataset: Dataset, sources: set[str], report, record_id: str, n
             citations += [(base + (kind, i, "sources", j, "ref"), c.ref) for j, c in enumerate(claim.sources)]
     for path, ref in citations:
         if ref not in sources and ref not in dataset.unloaded:
-            report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)")
+            report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)", "unknown-source")
     if figure.reviewed.day < figure.as_of.day:
-        report(base + ("reviewed",), f"reviewed {figure.reviewed} is before as_of {figure.as_of}")
+        report(base + ("reviewed",), f"reviewed {figure.reviewed} is before as_of {figure.as_of}", "review-order")
     if figure.derived is not None:
         _check_derivation(dataset, report, record_id, name, figure)
 
@@ -320,9 +327,9 @@ def _check_derivation(dataset: Dataset, report, record_id: str, name: str, figur
         part = dataset.figure(other_record or record_id, other_name)
         if part is None:
             if (other_record or record_id) not in dataset.unloaded:
-                report(path + (index,), f"derived: no figure '{reference}'")
+                report(path + (index,), f"derived: no figure '{reference}'", "unknown-figure")
             return
         product *= part.value.value
     if not math.isclose(product, figure.value.value, rel_tol=DERIVED_TOLERANCE):
         parts = " x ".join(derived.product)
-        report(path, f"derived: {parts} x {derived.factor:g} = {product:.6g}, but value is {figure.value.value:.6g} (more than {DERIVED_TOLERANCE:.0%} apart)")
+        report(path, f"derived: {parts} x {derived.factor:g} = {product:.6g}, but value is {figure.value.value:.6g} (more than {DERIVED_TOLERANCE:.0%} apart)", "derived-mismatch")

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from specdb.errors import InvalidSpecs, UsageError
+from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
 from specdb.snapshot import Citation, Claim, FigureState, RecordState, Snapshot, from_database, from_dataset
 from specdb.tiers import ratio_rows
@@ -29,6 +29,7 @@ GROUP_OF = {
     "ratio_changed": "ratios",
 }
 KINDS_OF_CHANGE = tuple(GROUP_OF)
+FORMATS = ("summary", "json", "markdown")
 GROUPS = tuple(dict.fromkeys(GROUP_OF.values()))
 
 # How each column of a figure is reported; a column not named here is still reported, as figure_changed.
@@ -98,6 +99,22 @@ def _snapshot(dataset, label: str, commit: str = "") -> Snapshot:
     snapshot = from_dataset(dataset, label)
     snapshot.git_revision = commit
     return snapshot
+
+
+def compare_versions(
+    old: str, new: str | None, specs: Path, *, basis: str = "per-direction", only: tuple[str, ...] | None = None,
+) -> tuple[Snapshot, Snapshot, list[Change]]:
+    """The two versions named (new defaults to the working tree) and the changes between them.
+
+    Every failure exits 2, whatever its kind: to a script running `diff --exit-code`, 1 means "differences", as with git diff.
+    """
+    try:
+        before = open_version(old, specs)
+        after = open_version(new, specs) if new else working_tree(specs)
+        return before, after, diff(before, after, basis=basis, only=only)
+    except SpecdbError as error:
+        error.exit_code = EXIT_USAGE
+        raise
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:

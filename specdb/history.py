@@ -23,7 +23,7 @@ def figure_history(connection: sqlite3.Connection, specs: Path, record: str, fig
         raise NotFound(f"{record_id} has no figure '{figure}'; it has {', '.join(names)}")
     figure_id, value_text, status, as_of, reviewed, path = current
     rows = [
-        {"origin": "history entry", "date": row[1], "value": row[0], "status": row[2], "reviewed": row[3], "sources": row[4] or "", "commit": None}
+        {"origin": "history entry", "date": row[1], "value": row[0], "status": row[2], "reviewed": row[3], "sources": row[4].split() if row[4] else [], "commit": None}
         for row in connection.execute(
             "SELECT c.value_text, c.as_of, c.status, c.reviewed,"
             " (SELECT group_concat(source_id, ' ') FROM citation WHERE claim_id = c.id)"
@@ -32,7 +32,7 @@ def figure_history(connection: sqlite3.Connection, specs: Path, record: str, fig
         )
     ]
     rows.extend(_from_git(specs, path, figure))
-    sources = " ".join(r[0] for r in connection.execute("SELECT DISTINCT source_id FROM citation WHERE figure_id = ? AND claim_id IS NULL", (figure_id,)))
+    sources = [r[0] for r in connection.execute("SELECT DISTINCT source_id FROM citation WHERE figure_id = ? AND claim_id IS NULL ORDER BY source_id", (figure_id,))]
     rows.append({"origin": "current", "date": as_of, "value": value_text, "status": status, "reviewed": reviewed, "sources": sources, "commit": None})
     return rows
 
@@ -57,7 +57,7 @@ def _from_git(specs: Path, relpath: str, figure: str) -> list[dict[str, Any]]:
             state = None
         else:
             refs = entry.get("sources") if isinstance(entry.get("sources"), list) else []
-            state = (entry.get("value"), entry.get("status"), entry.get("reviewed"), " ".join(sorted(str(s.get("ref")) for s in refs if isinstance(s, dict))))
+            state = (entry.get("value"), entry.get("status"), entry.get("reviewed"), tuple(sorted(str(s.get("ref")) for s in refs if isinstance(s, dict))))
         if state != previous:
             rows.append({
                 "origin": f"commit {version.commit[:10]}: {version.subject}",
@@ -65,7 +65,7 @@ def _from_git(specs: Path, relpath: str, figure: str) -> list[dict[str, Any]]:
                 "value": state[0] if state else "(absent)",
                 "status": state[1] if state else None,
                 "reviewed": state[2] if state else None,
-                "sources": state[3] if state else "",
+                "sources": list(state[3]) if state else [],
                 "commit": version.commit,
             })
         previous = state

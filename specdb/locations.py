@@ -13,12 +13,13 @@ from pathlib import Path
 
 from specdb.errors import DatabaseError, UsageError
 from specdb.resources import bundled_specs
+from specdb.terms import KINDS
 
 SPECS_ENV = "SPECDB_SPECS"
 DB_ENV = "SPECDB_DB"
 
 
-RECORD_FOLDERS = ("accelerator", "link", "fabric", "system", "cluster", "source")
+RECORD_FOLDERS = KINDS
 
 
 def resolve_specs(option: str | os.PathLike[str] | None = None, *, working_folder: bool = False) -> Path:

@@ -16,10 +16,12 @@ from typing import Any, Iterable, Sequence
 FORMATS = ("table", "json", "csv", "markdown")
 
 
-def render(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None) -> str:
+def render(rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None, document: Any = None) -> str:
+    """One renderer for lists and single objects: rows as a table, CSV or Markdown with these columns, and as JSON
+    the same rows with the same columns, or `document` (a single object shown whole) when there is one."""
     columns = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        return to_json([{column: row.get(column) for column in columns} for row in rows])
+        return to_json(document if document is not None else [{column: row.get(column) for column in columns} for row in rows])
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")

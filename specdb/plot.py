@@ -22,6 +22,8 @@ def plot_ladder(rows: list[dict[str, Any]], output: Path, basis: str) -> Path:
     """Draw one column of three bars per platform, in the rows' (generation) order, with the ratios above."""
     if output.suffix.lower() not in FORMATS:
         raise UsageError(f"--output must end in {' or '.join(FORMATS)}")
+    if not output.parent.is_dir():
+        raise UsageError(f"--output {output}: no folder {output.parent}; create it first")
     try:
         import matplotlib
 
@@ -53,7 +55,6 @@ def plot_ladder(rows: list[dict[str, Any]], output: Path, basis: str) -> Path:
     axes.legend(loc="upper left", fontsize=8)
     axes.grid(axis="y", which="major", alpha=0.3)
     figure.tight_layout()
-    output.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(output)
     plt.close(figure)
     return output

@@ -61,6 +61,9 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
         return dt.date.min
 
 
+# Every format shows these, in this order: what is stale, how badly, and where to look.
+STALE_COLUMNS = ("level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources")
+
 _SQL = (
     "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
     " FROM figure f JOIN record r ON r.id = f.record_id"
@@ -100,8 +103,8 @@ def stale_figures(
     return rows
 
 
-def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[str]:
-    """The source ids behind each figure, space-separated, fetched only for the figures being reported."""
+def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[list[str]]:
+    """The source ids behind each figure (a list, as in every other command), fetched only for the figures being reported."""
     found: dict[int, set[str]] = {}
     for start in range(0, len(figure_ids), 500):
         chunk = figure_ids[start:start + 500]
@@ -110,7 +113,7 @@ def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[str]
             f"SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL AND figure_id IN ({marks})", chunk
         ):
             found.setdefault(figure_id, set()).add(source_id)
-    return [" ".join(sorted(found.get(figure_id, ()))) for figure_id in figure_ids]
+    return [sorted(found.get(figure_id, ())) for figure_id in figure_ids]
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:

@@ -14,26 +14,12 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
 from specdb.review import LONGEST_PERIOD
+from specdb.terms import (  # re-exported: the record format speaks of these
+    COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, SCOPES, SPARSITIES, STATUSES,
+)
 from specdb.units import Quantity, UnitError, parse_quantity
 
 SCHEMA_VERSION = "1"
-KINDS = ("accelerator", "link", "fabric", "system", "cluster", "source")
-DIRECTIONS = ("total", "per-direction", "bidirectional")
-SCOPES = ("per-accelerator", "per-link", "per-port", "per-lane", "per-system")
-STATUSES = ("spec", "announced", "shipping", "measured")
-PRECISIONS = ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "fp6", "fp4", "int8")
-SPARSITIES = ("dense", "sparse")
-PERIODS = ("day", "month", "year")
-COLLECTIVE_OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point")
-COLLECTIVE_ALGORITHMS = ("ring", "tree", "nvls", "collnet")
-ROLE_KINDS = {
-    "accelerator": "accelerator",
-    "scale_up": "link",
-    "host_link": "link",
-    "scale_out": "fabric",
-    "nic": "fabric",
-    "system": "system",
-}
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 FIGURE_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"

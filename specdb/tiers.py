@@ -22,6 +22,12 @@ RATIOS = (
     ("scale_up_to_scale_out", "scale_up", "scale_out"),
     ("memory_to_scale_out", "memory", "scale_out"),
 )
+# The columns of a ratio row, in every output format.
+RATIO_COLUMNS = (
+    "platform", "vendor", "accelerator", "year", "basis",
+    *(f"{tier}_{part}" for tier in TIERS for part in ("gbps", "counted")),
+    *(name for name, _, _ in RATIOS), "bf16_flop_per_network_byte", "mixed_counting",
+)
 _ONE_WAY = ("total", "per-direction")
 
 
@@ -117,6 +123,11 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
         using = sorted(system.id for system in every_system if chosen in figures.uses(system.id).values())
         hint = f"; platforms built on it: {', '.join(using)}" if using else "; `specdb list --kind system` lists the platforms"
         raise UsageError(f"'{platform}' is not a platform (a system record){hint}")
+    vendors = {system.vendor.casefold(): system.vendor for system in every_system}
+    if vendor and vendor.casefold() not in vendors:
+        from specdb.suggest import did_you_mean  # only on this error path
+
+        raise UsageError(f"--vendor '{vendor}': no platform of this vendor (vendors: {', '.join(sorted(vendors.values()))}){did_you_mean(vendor, vendors.values())}")
     systems = [
         system for system in every_system
         if (not vendor or system.vendor.casefold() == vendor.casefold()) and chosen in (None, system.id)

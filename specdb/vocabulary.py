@@ -112,10 +112,9 @@ def lookup(name: str) -> FigureName | None:
 
 def suggestion(name: str) -> str:
     """'; did you mean ...?' for an unknown name, or a pointer to the list."""
-    import difflib  # only on this error path
+    from specdb.suggest import did_you_mean  # only on this error path
 
-    close = difflib.get_close_matches(name, FIGURES, n=1, cutoff=0.6)
-    return f"; did you mean '{close[0]}'?" if close else "; `specdb query names` lists the figure names"
+    return did_you_mean(name, FIGURES, n=1) or "; `specdb query names` lists the figure names"
 
 
 def rows() -> list[dict[str, object]]:

@@ -1,6 +1,7 @@
 """The database: schema from the migrations, atomic and repeatable builds, refresh on change."""
 
 import sqlite3
+import shutil
 import subprocess
 import sys
 
@@ -144,15 +145,25 @@ def test_a_database_from_a_newer_specdb_is_refused_not_rebuilt(specs, db):
     assert db.read_bytes() == before
 
 
-def test_a_stale_journal_beside_the_target_is_not_replayed_onto_the_new_database(specs, db):
+def test_a_hot_journal_beside_the_target_is_not_replayed_onto_the_new_database(specs, db):
     build(specs, db)
-    (db.parent / (db.name + "-journal")).write_bytes(b"garbage that must not be replayed")
+    # A real hot journal, as a crash in the middle of a write leaves it: an open rollback-journal transaction's journal file.
+    crashed = db.parent / "crashed.sqlite"
+    shutil.copy(db, crashed)
+    writer = sqlite3.connect(crashed, isolation_level=None)
+    writer.execute("PRAGMA journal_mode = DELETE")
+    writer.execute("BEGIN IMMEDIATE")
+    writer.execute("DELETE FROM figure")
+    shutil.copy(db.parent / "crashed.sqlite-journal", db.parent / (db.name + "-journal"))
+    writer.execute("ROLLBACK")
+    writer.close()
     gpu = specs / "accelerator" / "test-gpu.yaml"
     gpu.write_text(gpu.read_text().replace("value: 3.35 TB/s", "value: 3.4 TB/s"))
     build(specs, db)
+    assert not (db.parent / (db.name + "-journal")).exists()
     connection = connect_readonly(db)
     assert connection.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert not (db.parent / (db.name + "-journal")).exists()
+    assert connection.execute("SELECT value_text FROM figure WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'").fetchone()[0] == "3.4 TB/s"
 
 
 def test_importing_specdb_loads_no_heavy_library():

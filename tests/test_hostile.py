@@ -26,7 +26,7 @@ def _validate(specs):
 def _expect(result, path, message):
     assert result.returncode == 1, result.stderr
     assert "Traceback" not in result.stderr
-    assert any(line.startswith(str(path)) and message in line for line in result.stderr.splitlines()), result.stderr
+    assert any(line.startswith(str(path)) and message in line for line in result.stdout.splitlines()), result.stdout
 
 
 def test_an_alias_expansion_bomb(specs):
@@ -68,7 +68,7 @@ def test_odd_file_names_are_named_in_the_message(specs, name):
     path.write_text((specs / "link" / "test-link.yaml").read_text())
     result = _validate(specs)
     assert result.returncode == 1 and "Traceback" not in result.stderr
-    assert f"{path}:2:5: id 'test-link' does not match the file name" in result.stderr
+    assert f"{path}:2:5: id 'test-link' does not match the file name" in result.stdout
 
 
 def test_python_object_tags_are_never_constructed(specs, tmp_path):

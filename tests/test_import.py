@@ -112,5 +112,5 @@ def test_a_malformed_collective_run_is_a_located_error(cli, name, status, collec
     system = cli.specs / "system" / "test-system.yaml"
     system.write_text(system.read_text() + RUN.format(name=name, status=status, collective=collective))
     result = cli("validate")
-    assert result.exit_code == 1 and message in result.stderr
-    assert "test-system.yaml:" in result.stderr
+    assert result.exit_code == 1 and message in result.stdout
+    assert "test-system.yaml:" in result.stdout

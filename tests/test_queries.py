@@ -61,13 +61,15 @@ def test_ratios_json_csv_and_markdown(cli):
     table = list(csv.DictReader(io.StringIO(cli("query", "ratios", "--format", "csv", "--basis", "as-quoted").stdout)))
     assert table[0]["scale_up_to_scale_out"] == "18" and table[0]["basis"] == "as-quoted"
     markdown = cli("query", "ratios", "--format", "markdown").stdout
-    assert markdown.startswith("| platform | accelerator | year |")
+    assert markdown.startswith("| platform | vendor | accelerator | year | basis |")
     assert "> basis: per-direction" in markdown
 
 
 def test_ratios_filters(cli):
     assert json.loads(cli("query", "ratios", "--vendor", "test vendor", "-f", "json").stdout)[0]["platform"] == "test-system"
-    assert json.loads(cli("query", "ratios", "--vendor", "Nobody", "-f", "json").stdout) == []
+    nobody = cli("query", "ratios", "--vendor", "Test Vendr", "-f", "json")
+    assert nobody.exit_code == 2 and nobody.stdout == ""
+    assert "--vendor 'Test Vendr': no platform of this vendor (vendors: Test Vendor); did you mean 'Test Vendor'?" in nobody.stderr
     missing = cli("query", "ratios", "--platform", "no-such-platform")
     assert missing.exit_code == 2 and "no record or alias 'no-such-platform'" in missing.stderr
 
@@ -130,3 +132,35 @@ def test_sql_reads_and_never_writes(cli, db):
     bad = cli("sql", "SELEC nonsense")
     assert bad.exit_code == 2 and "SQL failed" in bad.stderr
     assert db.read_bytes() == before
+
+
+def test_compare_rounds_values_and_ratios_and_leaves_gaps_empty(cli, specs):
+    other = specs / "accelerator" / "test-gpu-2.yaml"
+    other.write_text(
+        (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2")
+        .replace("aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: []").replace("value: 3.35 TB/s", "value: 3.12345678 TB/s")
+    )
+    rows = {row["figure"]: row for row in json.loads(cli("compare", "test-gpu", "test-gpu-2", "-f", "json").stdout)}
+    # 3.12345678 TB/s = 3123.45678 GB/s, shown to 4 places; 3123.45678 / 3350 = 0.93237516..., to 3 places.
+    assert rows["memory_bandwidth"]["values"] == {"test-gpu": 3350, "test-gpu-2": 3123.4568}
+    assert rows["memory_bandwidth"]["ratio_to_first"] == {"test-gpu-2": 0.932}
+    header = next(csv.reader(io.StringIO(cli("compare", "test-gpu", "test-gpu-2", "-f", "csv").stdout)))
+    assert header == ["figure", "unit", "counted", "test-gpu", "test-gpu-2", "test-gpu-2 / test-gpu"]
+
+
+def test_compare_of_records_without_shared_figures_leaves_the_gaps_empty(cli):
+    rows = {row["figure"]: row for row in json.loads(cli("compare", "test-link", "test-pcie", "-f", "json").stdout)}
+    # per_link_bandwidth is a figure of test-link only; lanes of test-pcie only
+    assert rows["per_link_bandwidth"]["values"] == {"test-link": 25, "test-pcie": None}
+    assert rows["per_link_bandwidth"]["ratio_to_first"] == {"test-pcie": None}
+    assert rows["lanes"]["values"] == {"test-link": None, "test-pcie": 16}
+    assert rows["lanes"]["ratio_to_first"] == {"test-pcie": None}
+
+
+@pytest.mark.parametrize("args, message", [
+    (("compare", "test-gpu"), "specdb: compare needs two or more records\n"),
+    (("compare", "test-gpu", "test-link"), "specdb: compare records of one kind; got test-gpu (accelerator), test-link (link)\n"),
+])
+def test_compare_refusals_say_why(cli, args, message):
+    result = cli(*args)
+    assert result.exit_code == 2 and result.stderr == message

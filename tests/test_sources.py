@@ -22,7 +22,7 @@ def test_a_source_on_an_excluded_host_or_its_subdomain_is_refused_at_its_url(cli
     result = cli("validate")
     assert result.exit_code == 1
     # url is line 6 of the test source; the value starts at column 6
-    assert f"{specs / SOURCE}:6:6: url: copies.mirror.example is a mirror or content farm" in result.stderr.replace(str(specs.resolve()), str(specs))
+    assert f"{specs / SOURCE}:6:6: url: copies.mirror.example is a mirror or content farm" in result.stdout.replace(str(specs.resolve()), str(specs))
 
 
 def test_a_host_that_only_ends_with_the_same_letters_is_accepted(cli, specs):
@@ -35,7 +35,7 @@ def test_a_malformed_domain_in_the_policy_is_reported(cli, specs):
     _exclude(specs, "https://mirror.example/")
     result = cli("validate")
     assert result.exit_code == 1
-    assert "policy.yaml:3:5: excluded_source_domains[0]: 'https://mirror.example/' is not a domain name" in result.stderr
+    assert "policy.yaml:3:5: excluded_source_domains[0]: 'https://mirror.example/' is not a domain name" in result.stdout
 
 
 def test_the_bundled_policy_keeps_the_known_mirrors_and_content_farms_out():

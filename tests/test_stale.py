@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from specdb.review import before, parse_age, parse_cutoff
+from specdb.errors import UsageError
+from specdb.review import before, failing, parse_age, parse_cutoff
+from specdb.tiers import trend
 
 
 def _set_reviewed(specs, relpath, figure, date):
@@ -61,7 +63,7 @@ def test_since_a_full_date_is_exclusive_of_that_day(cli, dated):
 def test_rows_carry_value_age_and_sources(cli, dated):
     [row] = json.loads(cli("stale", "--since", "2026-07", "--as-of", "2026-11-29", "-f", "json").stdout)
     assert row["value"] == "25 GB/s" and row["reviewed"] == "2026-06-30" and row["age_days"] == 152
-    assert row["sources"] == "test-datasheet" and row["cutoff"] == "2026-07-01"
+    assert row["sources"] == ["test-datasheet"] and row["cutoff"] == "2026-07-01"
 
 
 def test_older_than_counts_back_from_today(cli, dated):
@@ -114,7 +116,9 @@ def test_a_record_overrides_its_kind_and_a_figure_can_switch_a_threshold_off(cli
 
 def test_the_table_reports_a_summary_on_stderr(cli, dated):
     result = cli("stale", "--since", "2026-07", "--as-of", "2026-11-29")
-    assert result.stdout.splitlines()[0].split() == ["level", "record_id", "figure", "value", "status", "reviewed", "age_days", "sources"]
+    assert result.stdout.splitlines()[0].split() == [
+        "level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources",
+    ]
     assert "1 stale (as of 2026-11-29)" in result.stderr
 
 
@@ -138,3 +142,41 @@ def test_a_month_back_from_the_31st_is_the_last_day_of_that_month():
     assert before(dt.date(2026, 3, 31), 1, "month") == dt.date(2026, 2, 28)
     assert before(dt.date(2026, 1, 15), 2, "month") == dt.date(2025, 11, 15)
     assert before(dt.date(2024, 2, 29), 1, "year") == dt.date(2023, 2, 28)
+
+
+def test_an_age_of_exactly_a_century_is_accepted_and_one_more_refused():
+    assert parse_age("100y") == (100, "year")
+    assert parse_age("1200mo") == (1200, "month")
+    with pytest.raises(UsageError, match=r"^'101y' is longer than 100 years$"):
+        parse_age("101y")
+    with pytest.raises(UsageError, match=r"^'soon' is not an age; write a count and d, w, mo or y \(90d, 6mo, 1y\)$"):
+        parse_age("soon")
+
+
+@pytest.mark.parametrize("levels, strict, fails", [
+    (["warn"], False, False), (["warn"], True, True), (["error"], False, True), (["error"], True, True),
+    (["stale"], False, True), (["stale"], True, True), ([], True, False),
+])
+def test_which_levels_fail_a_check(levels, strict, fails):
+    assert failing([{"level": level} for level in levels], strict=strict) is fails
+
+
+def _row(vendor, platform, cliff, flop_per_byte=None):
+    return {"vendor": vendor, "platform": platform, "scale_up_to_scale_out": cliff, "bf16_flop_per_network_byte": flop_per_byte}
+
+
+def test_the_trend_line_says_grew_shrank_or_held_with_five_percent_of_slack():
+    rows = [
+        _row("V", "a", 10), _row("V", "b", 10.5), _row("V", "c", 11.1), _row("V", "d", 10.5), _row("V", "e", 9.9),
+        _row("W", "only", None), _row("W", "one", 3),
+    ]
+    # 10.5/10 = 1.05 held (not more than 5%); 11.1/10.5 = 1.057 grew; 10.5/11.1 = 0.946 shrank; 9.9/10.5 = 0.943 shrank.
+    assert trend(rows) == ["V node-edge cliff, scale-up / scale-out: 10x a -> 10.5x b (held) -> 11.1x c (grew) -> 10.5x d (shrank) -> 9.9x e (shrank)"]
+
+
+def test_a_vendor_with_one_platform_does_not_end_the_other_trends():
+    rows = [_row("A", "solo", 9), _row("B", "x", 4, 1000), _row("B", "y", 8, 2500)]
+    assert trend(rows) == [
+        "B node-edge cliff, scale-up / scale-out: 4x x -> 8x y (grew)",
+        "B dense BF16 FLOP per byte of scale-out bandwidth: 1,000 (x) -> 2,500 (y), x2.5",
+    ]

@@ -134,7 +134,8 @@ def _refused_everywhere(specs, db, where: str, message: str) -> None:
     for command in (["validate", "--specs", str(specs)], ["build", "--specs", str(specs), "--db", str(db)], ["list", "--specs", str(specs), "--db", str(db)]):
         result = _specdb(*command)
         assert result.returncode == 1, (command, result.stderr)
-        assert f"{where}: {message}" in result.stderr, result.stderr
+        reported = result.stdout if command[0] == "validate" else result.stderr
+        assert f"{where}: {message}" in reported, reported
         assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert db.read_bytes() == before
 

@@ -52,3 +52,30 @@ def test_bad_quantities(text, message):
 ])
 def test_display(value, dimension, shown):
     assert format_value(value, dimension) == shown
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1 KB/s", "'1 KB/s': unit 'KB/s' is ambiguous; write kB (1000) or KiB (1024)"),
+    ("1 Kb/s", "'1 Kb/s': unit 'Kb/s' is ambiguous; write kB (1000) or KiB (1024)"),
+    ("1 Kbps", "'1 Kbps': unit 'Kbps' is ambiguous; write kB (1000) or KiB (1024)"),
+    ("1 TBps", "'1 TBps': unit 'TBps' is ambiguous; write TB/s for bytes or Tb/s for bits"),
+    ("1 MBps", "'1 MBps': unit 'MBps' is ambiguous; write MB/s for bytes or Mb/s for bits"),
+    ("1 GBs", "'1 GBs': unknown unit 'GBs'; did you mean 'GB/s'?"),
+    ("1 parsec", "'1 parsec': unknown unit 'parsec'"),
+])
+def test_an_unknown_or_ambiguous_unit_is_named_with_one_way_out(text, expected):
+    with pytest.raises(UnitError) as raised:
+        parse_quantity(text)
+    assert str(raised.value) == expected
+
+
+@pytest.mark.parametrize("value, dimension, expected", [
+    (16.0, "count", "16"),
+    (123456.0, "count", "123456"),  # counts keep six significant digits
+    (1234567.0, "count", "1.23457e+06"),  # and no seventh
+    (1e12, "bandwidth", "1 TB/s"),  # exactly one of a prefix takes that prefix
+    (0.5, "bandwidth", "0.5 B/s"),  # below the smallest prefix, in the base unit
+    (123456789.0, "bandwidth", "123.5 MB/s"),
+])
+def test_values_are_shown_with_a_readable_prefix(value, dimension, expected):
+    assert format_value(value, dimension) == expected

@@ -1,19 +1,14 @@
 """check: the hardware figures in prose, against the database."""
 
 import sys
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, SpecsOption, open_database
-
-
-class CheckFormat(str, Enum):
-    text = "text"
-    json = "json"
-    markdown = "markdown"
+from specdb.check import FORMATS
+from specdb.cli.common import DbOption, SpecsOption, choice, open_database
+from specdb.errors import EXIT_FINDINGS
 
 
 def check(
@@ -23,7 +18,7 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="ambiguous-basis and unmatched findings fail too")] = False,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: Annotated[CheckFormat, typer.Option("--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = CheckFormat.text,
+    fmt: Annotated[str, choice(FORMATS, "--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = "text",
 ) -> None:
     """Find the hardware figures in prose and say which are ok, wrong (mismatch), stale, counted ambiguously or on mixed bases, or unmatched.
 
@@ -39,10 +34,10 @@ def check(
     texts = [(path, _read(path)) for path in paths]
     database = Database(open_database(specs, db), when)
     findings = [finding for path, text in texts for finding in check_text(text, database, path=path, reviewed=page_date)]
-    sys.stdout.write(render(findings, fmt.value))
+    sys.stdout.write(render(findings, fmt))
     print(summary(findings), file=sys.stderr)
     if failing(findings, strict=strict):
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def _read(path: str) -> str:

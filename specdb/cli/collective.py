@@ -1,50 +1,29 @@
 """collective: how long a collective takes on each tier of a platform."""
 
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, open_database
-from specdb.cli.query import Basis, BasisOption
-
-
-class Operation(str, Enum):
-    all_reduce = "all-reduce"
-    all_gather = "all-gather"
-    reduce_scatter = "reduce-scatter"
-    all_to_all = "all-to-all"
-    point_to_point = "point-to-point"
-
-
-class Tier(str, Enum):
-    auto = "auto"
-    scale_up = "scale-up"
-    scale_out = "scale-out"
-
-
-class Algorithm(str, Enum):
-    auto = "auto"
-    ring = "ring"
-    tree = "tree"
-    nvls = "nvls"
+from specdb.cli.common import BasisOption, DbOption, FormatOption, SpecsOption, choice, choice_argument, emit, open_database
+from specdb.collective_bound import ALGORITHMS, TIER_CHOICES
+from specdb.terms import COLLECTIVE_OPERATIONS
 
 
 def collective(
-    operation: Annotated[Operation, typer.Argument(help="The collective")],
+    operation: Annotated[str, choice_argument(COLLECTIVE_OPERATIONS, help="The collective")],
     platform: Annotated[str, typer.Option("--platform", "-p", help="Platform (system record id or alias)")],
     size: Annotated[Optional[str], typer.Option("--size", help="Message size with its unit: 16GB, 512MiB")] = None,
     params: Annotated[Optional[float], typer.Option("--params", help="Number of parameters whose gradients are reduced, e.g. 8e9")] = None,
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2)")] = None,
-    tier: Annotated[Tier, typer.Option("--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically")] = Tier.auto,
-    algorithm: Annotated[Algorithm, typer.Option("--algorithm", help="auto picks the fastest expected, as NCCL does; tree and nvls (NVLink SHARP) are all-reduce only")] = Algorithm.auto,
-    basis: BasisOption = Basis.per_direction,
+    tier: Annotated[str, choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
+    algorithm: Annotated[str, choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree and nvls (NVLink SHARP) are all-reduce only")] = "auto",
+    basis: BasisOption = "per-direction",
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Estimate a collective's time: the peak bound from the link figures, and the time to expect from measured runs.
 
@@ -52,27 +31,19 @@ def collective(
     """
     from specdb.collective import describe, estimate, message_bytes, parse_latency, sources
 
-    tier_choice = tier.value
-    if gpus is None and tier is Tier.auto:
-        tier_choice = "scale-up"
     result = estimate(
         open_database(specs, db),
-        operation.value,
+        operation,
         platform=platform,
         size_bytes=message_bytes(size, params, dtype),
         accelerators=gpus,
-        tier=tier_choice,
-        algorithm=algorithm.value,
-        basis=basis.value,
+        tier=tier,
+        algorithm=algorithm,
+        basis=basis,
         latency=parse_latency(latency) if latency else None,
     )
-    if fmt is Format.json:
-        from specdb.output import to_json
-
-        sys.stdout.write(to_json(result.as_dict()))
-        return
-    emit(describe(result), fmt)
-    if fmt is Format.table:
+    emit(describe(result), fmt, document=result.as_dict())
+    if fmt == "table":
         from specdb.units import format_value
 
         chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm

@@ -1,14 +1,13 @@
 """import: turn a benchmark's output into measured figures in the specs, ready to review and commit."""
 
 import datetime as dt
-from enum import Enum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.collective import Operation
-from specdb.cli.common import DbOption, SpecsOption, open_database
+from specdb.cli.common import DbOption, SpecsOption, choice, open_database
+from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
 
 import_app = typer.Typer(
     help="Import measurements as records to review and commit. Example: specdb import nccl-tests all_reduce.log --platform hgx-h100 --algorithm ring",
@@ -16,19 +15,12 @@ import_app = typer.Typer(
 )
 
 
-class RunAlgorithm(str, Enum):
-    ring = "ring"
-    tree = "tree"
-    nvls = "nvls"
-    collnet = "collnet"
-
-
 @import_app.command("nccl-tests")
 def nccl_tests(
     log: Annotated[Path, typer.Argument(help="Text output of an nccl-tests or rccl-tests run (all_reduce_perf and the like)")],
     platform: Annotated[str, typer.Option("--platform", "-p", help="The platform it ran on (system record id or alias)")],
-    algorithm: Annotated[RunAlgorithm, typer.Option("--algorithm", help="The algorithm the run used (set NCCL_ALGO when running it)")],
-    operation: Annotated[Operation, typer.Option("--operation", help="The collective, when the log does not say")] = Operation.all_reduce,
+    algorithm: Annotated[str, choice(COLLECTIVE_ALGORITHMS, "--algorithm", help="The algorithm the run used (set NCCL_ALGO when running it)")],
+    operation: Annotated[str, choice(COLLECTIVE_OPERATIONS, "--operation", help="The collective, when the log does not say")] = "all-reduce",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="GPUs in the run; default: the log's rank lines")] = None,
     record_id: Annotated[Optional[str], typer.Option("--id", help="Id of the new record; default: <platform>-nccl-tests-<date>")] = None,
     date: Annotated[Optional[str], typer.Option("--date", help="Date of the run (YYYY-MM-DD); default: today")] = None,
@@ -64,8 +56,8 @@ def nccl_tests(
     chosen_id = record_id or f"{platform_id}-nccl-tests-{day}"
     if not re.match(ID_PATTERN, chosen_id):
         raise UsageError(f"--id '{chosen_id}' is not a record id (lower case letters, digits and hyphens)")
-    written = records(parsed, log_name=log.name, platform=platform_id, record_id=chosen_id, operation=operation.value,
-                      algorithm=algorithm.value, accelerators=count, date=day)
+    written = records(parsed, log_name=log.name, platform=platform_id, record_id=chosen_id, operation=operation,
+                      algorithm=algorithm, accelerators=count, date=day)
     specs_dir, _ = locate(specs, db)
     targets = {folder: specs_dir / folder / (f"{chosen_id}.yaml" if folder == "cluster" else f"{chosen_id}-log.yaml") for folder in written}
     for target in targets.values():

@@ -3,10 +3,10 @@
 import json
 import sys
 
-from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, locate
+from specdb.cli.common import DbOption, FormatOption, SpecsOption, emit, locate
 
 
-def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = Format.table) -> None:
+def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = "table") -> None:
     """Say which data is used: data version, content hash, specs folder, database, counts and licences.
 
     Builds the database first if needed. Example: specdb info --format json
@@ -14,12 +14,7 @@ def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = For
     from specdb import info as describe
 
     facts = describe(*locate(specs, db))
-    if fmt is Format.json:
-        sys.stdout.write(json.dumps(facts, indent=2, ensure_ascii=False) + "\n")
-        return
-    from specdb.output import render
-
-    sys.stdout.write(render([{"key": key, "value": value} for key, value in facts.items()], fmt.value))
+    emit([{"key": key, "value": value} for key, value in facts.items()], fmt, document=facts)
 
 
 def schema() -> None:

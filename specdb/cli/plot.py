@@ -6,8 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, SpecsOption, open_database
-from specdb.cli.query import Basis, BasisOption
+from specdb.cli.common import BasisOption, DbOption, SpecsOption, open_database
 
 plot_app = typer.Typer(help="Pictures of the data (needs the plot extra: pip install 'specdb[plot]').", no_args_is_help=True)
 
@@ -15,7 +14,7 @@ plot_app = typer.Typer(help="Pictures of the data (needs the plot extra: pip ins
 @plot_app.command("ratios")
 def ratios(
     output: Annotated[Path, typer.Option("--output", "-o", help="Image file to write: .png or .svg")] = Path("ladder.png"),
-    basis: BasisOption = Basis.per_direction,
+    basis: BasisOption = "per-direction",
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
@@ -27,6 +26,6 @@ def ratios(
     from specdb.plot import plot_ladder
     from specdb.tiers import ratio_rows
 
-    rows = ratio_rows(open_database(specs, db), basis.value, vendor=vendor)
-    written = plot_ladder(rows, output, basis.value)
+    rows = ratio_rows(open_database(specs, db), basis, vendor=vendor)
+    written = plot_ladder(rows, output, basis)
     print(f"wrote {written}", file=sys.stderr)

@@ -1,62 +1,45 @@
 """query ratios and query figures: the questions asked most, without SQL."""
 
 import sys
-from enum import Enum
 from typing import Annotated, Any, Optional
 
 import typer
 
-from specdb.cli.common import (
-    DbOption, Format, FormatOption, FormatWithMarkdown, KindOption, MarkdownFormatOption, SpecsOption, Status, emit, open_database,
-)
+from specdb.cli.common import BasisOption, DbOption, FormatOption, KindOption, SpecsOption, StatusOption, emit, open_database
 
 query_app = typer.Typer(help="Questions over the figures: tier ratios, figures across records.", no_args_is_help=True)
 
-
-class Basis(str, Enum):
-    per_direction = "per-direction"
-    as_quoted = "as-quoted"
-
-
-BasisOption = Annotated[
-    Basis,
-    typer.Option("--basis", help="per-direction: every link one way, memory as its total; as-quoted: the vendors' headline figures"),
-]
 
 _BASIS_TEXT = {
     "per-direction": "basis: per-direction (every link counted one way, memory as its total)",
     "as-quoted": "basis: as-quoted (vendors' headline figures; ratios marked * compare figures counted differently)",
 }
-_RATIO_COLUMNS = (
-    "platform", "accelerator", "year", "memory_gbps", "scale_up_gbps", "scale_out_gbps",
-    "memory_to_scale_up", "scale_up_to_scale_out", "memory_to_scale_out", "bf16_flop_per_network_byte",
-)
 
 
 @query_app.command("ratios")
 def ratios(
-    basis: BasisOption = Basis.per_direction,
+    basis: BasisOption = "per-direction",
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
     platform: Annotated[Optional[str], typer.Option("--platform", help="Only this platform (id or alias)")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Tier bandwidths and their ratios for every platform, in generation order.
 
     Example: specdb query ratios --basis as-quoted --format markdown
     """
-    from specdb.tiers import ratio_rows, trend
+    from specdb.tiers import RATIO_COLUMNS, ratio_rows, trend
 
-    rows = ratio_rows(open_database(specs, db), basis.value, vendor=vendor, platform=platform)
-    if fmt.value in ("json", "csv"):
-        emit(rows, fmt)
+    rows = ratio_rows(open_database(specs, db), basis, vendor=vendor, platform=platform)
+    if fmt in ("json", "csv"):
+        emit(rows, fmt, RATIO_COLUMNS)
         return
     shown = [_marked(row) for row in rows]
-    emit(shown, fmt, _RATIO_COLUMNS)
-    notes = [_BASIS_TEXT[basis.value], "bandwidths in GB/s per accelerator; bf16_flop_per_network_byte: dense BF16 FLOP/s over per-direction scale-out B/s"]
+    emit(shown, fmt, RATIO_COLUMNS)
+    notes = [_BASIS_TEXT[basis], "bandwidths in GB/s per accelerator; bf16_flop_per_network_byte: dense BF16 FLOP/s over per-direction scale-out B/s"]
     notes += trend(rows)
-    prefix = "> " if fmt.value == "markdown" else ""
+    prefix = "> " if fmt == "markdown" else ""
     sys.stdout.write("\n" + "".join(f"{prefix}{line}\n" for line in notes))
 
 
@@ -73,16 +56,16 @@ def figures(
     name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name (`specdb query names` lists them); % is a wildcard (%bandwidth)")] = None,
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor (case-insensitive)")] = None,
     record: Annotated[Optional[str], typer.Option("--record", "-r", help="One record (id or alias)")] = None,
-    status: Annotated[Optional[Status], typer.Option("--status", help="What kind of figure")] = None,
+    status: StatusOption = None,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
     from specdb.catalog import list_figures
 
     rows = list_figures(
-        open_database(specs, db), kind=kind.value if kind else None, name=name, vendor=vendor, record=record, status=status.value if status else None,
+        open_database(specs, db), kind=kind, name=name, vendor=vendor, record=record, status=status,
     )
     emit(rows, fmt)
 
@@ -90,7 +73,7 @@ def figures(
 @query_app.command("names")
 def names(
     kind: KindOption = None,
-    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """The figure names a record may use: dimension, record kinds, how each is counted, and what it means.
 
@@ -98,15 +81,15 @@ def names(
     """
     from specdb.vocabulary import rows
 
-    emit([row for row in rows() if kind is None or kind.value in str(row["kinds"]).split(", ")], fmt)
+    emit([row for row in rows() if kind is None or kind in str(row["kinds"]).split(", ")], fmt)
 
 
 def compare(
     records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)")],
-    basis: BasisOption = Basis.per_direction,
+    basis: BasisOption = "per-direction",
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Figures of two or more records side by side, in one basis and unit, with ratios to the first.
 
@@ -115,14 +98,11 @@ def compare(
     from specdb.compare import compare as compare_records
     from specdb.compare import flatten
 
-    rows = compare_records(open_database(specs, db), records, basis.value)
-    if fmt.value == "json":
-        emit(rows, fmt)
-        return
+    rows = compare_records(open_database(specs, db), records, basis)
     flat = flatten(rows)
-    emit(flat, fmt, list(dict.fromkeys(key for row in flat for key in row)))
-    if fmt.value in ("table", "markdown"):
-        sys.stdout.write(f"\n{_BASIS_TEXT[basis.value].split(';')[0]}\n")
+    emit(flat, fmt, list(dict.fromkeys(key for row in flat for key in row)), document=rows)
+    if fmt in ("table", "markdown"):
+        sys.stdout.write(f"\n{_BASIS_TEXT[basis].split(';')[0]}\n")
 
 
 def sql(
@@ -131,7 +111,7 @@ def sql(
     max_rows: Annotated[int, typer.Option("--max-rows", help="Refuse a result of more rows than this")] = 100_000,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: MarkdownFormatOption = FormatWithMarkdown.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Run read-only SQL against the database: no writes, no ATTACH, a time and a row limit.
 

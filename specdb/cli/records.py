@@ -1,26 +1,44 @@
 """validate, build, list and show: the commands over records."""
 
 import sys
+from dataclasses import asdict
 from typing import Annotated, Any
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, Kind, KindOption, SpecsOption, emit, locate, open_database
+from specdb.cli.common import DbOption, FormatOption, KindOption, SpecsOption, choice, emit, locate, open_database
+from specdb.errors import EXIT_FINDINGS
+
+VALIDATE_FORMATS = ("text", "json")
 
 
-def validate(specs: SpecsOption = None) -> None:
-    """Check every spec file and print every problem as path:line:column: message.
+def validate(
+    specs: SpecsOption = None,
+    fmt: Annotated[str, choice(VALIDATE_FORMATS, "--format", "-f", help="text (path:line:column: message) or json (a report with a code per problem)")] = "text",
+) -> None:
+    """Check every spec file and print every problem as path:line:column: message, on standard output.
 
-    Exits 1 when there is any problem. Example: specdb validate --specs ./specs
+    Exits 1 when there is any problem. Examples: specdb validate --specs ./specs ; specdb validate --format json
     """
     from specdb.dataset import load_specs
-    from specdb.errors import InvalidSpecs
+    from specdb.output import to_json
 
     specs_dir, _ = locate(specs, None)
     dataset = load_specs(specs_dir)
-    if not dataset.ok:
-        raise InvalidSpecs(dataset.problems)
     sources = sum(1 for loaded in dataset.records.values() if loaded.model.kind == "source")
+    if fmt == "json":
+        sys.stdout.write(to_json({
+            "valid": dataset.ok,
+            "specs": str(specs_dir),
+            "records": len(dataset.records) - sources,
+            "sources": sources,
+            "problems": [asdict(problem) for problem in dataset.problems],
+        }))
+    else:
+        sys.stdout.write("".join(f"{problem}\n" for problem in dataset.problems))
+    if not dataset.ok:
+        print(f"specdb: {len(dataset.problems)} problem(s) in the specs", file=sys.stderr)
+        raise typer.Exit(EXIT_FINDINGS)
     print(f"{specs_dir}: {len(dataset.records) - sources} records and {sources} sources are valid", file=sys.stderr)
 
 
@@ -41,14 +59,14 @@ def list_records(
     kind: KindOption = None,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """List records, one row each. Example: specdb list --kind accelerator"""
     from specdb.catalog import list_records as records
     from specdb.catalog import list_sources
 
     connection = open_database(specs, db)
-    rows = list_sources(connection) if kind is Kind.source else records(connection, kind.value if kind else None)
+    rows = list_sources(connection) if kind == "source" else records(connection, kind)
     emit(rows, fmt)
 
 
@@ -56,25 +74,22 @@ def show(
     record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'")],
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Show one record: its figures with how each is counted, sources, history and alternatives.
 
     Example: specdb show "NVIDIA H100 80GB HBM3"
     """
-    from specdb.catalog import show_record
-    from specdb.output import to_json
+    from specdb.catalog import FIGURE_COLUMNS, figure_rows, show_record
 
     shown = show_record(open_database(specs, db), record)
-    if fmt is Format.json:
-        sys.stdout.write(to_json(shown))
-    elif fmt is Format.csv:
-        emit(shown["figures"], fmt, _FIGURE_COLUMNS)
-    else:
+    if fmt == "table":
         sys.stdout.write(_describe(shown))
+    else:
+        emit(figure_rows(shown), fmt, FIGURE_COLUMNS, document=shown)
 
 
-_FIGURE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status", "as_of", "reviewed")
+_TABLE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status", "as_of", "reviewed")
 
 
 def _describe(record: dict[str, Any]) -> str:
@@ -91,7 +106,7 @@ def _describe(record: dict[str, Any]) -> str:
     if record.get("notes"):
         lines.append(f"  notes: {record['notes']}")
     lines.append("")
-    lines.append(text_table(record["figures"], list(_FIGURE_COLUMNS)).rstrip("\n"))
+    lines.append(text_table(record["figures"], list(_TABLE_COLUMNS)).rstrip("\n"))
     for figure in record["figures"]:
         details = [f"    meaning: {figure['description']}"] if figure.get("description") else []
         for key in ("precision", "sparsity", "method", "note", "uncertainty"):

@@ -6,9 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, open_database
-
-_COLUMNS = ("level", "record_id", "figure", "value", "status", "reviewed", "age_days", "sources")
+from specdb.cli.common import DbOption, FormatOption, SpecsOption, emit, open_database
+from specdb.errors import EXIT_FINDINGS
 
 
 def stale(
@@ -19,20 +18,20 @@ def stale(
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages as of this date instead of today (YYYY-MM-DD)")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Figures that need re-review. With no cut-off, each figure's review policy marks it warn or error.
 
     Examples: specdb stale --since 2026-07 ; specdb stale --older-than 6mo ; specdb stale --check --strict
     """
-    from specdb.review import failing, parse_cutoff, stale_figures
+    from specdb.review import STALE_COLUMNS, failing, parse_cutoff, stale_figures
 
     today = parse_cutoff(as_of) if as_of else dt.date.today()
     rows = stale_figures(open_database(specs, db), since=since, older_than=older_than, today=today)
-    emit(rows, fmt, None if fmt is Format.json else _COLUMNS)
-    if fmt is Format.table:
+    emit(rows, fmt, STALE_COLUMNS)
+    if fmt == "table":
         levels = {level: sum(1 for row in rows if row["level"] == level) for level in ("stale", "error", "warn")}
         summary = ", ".join(f"{count} {level}" for level, count in levels.items() if count) or "nothing stale"
         print(f"{summary} (as of {today.isoformat()})", file=sys.stderr)
     if check and failing(rows, strict=strict):
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FINDINGS)

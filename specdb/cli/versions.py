@@ -1,51 +1,37 @@
 """diff and history: what changed in the data between versions, and every value a figure has had."""
 
 import sys
-from enum import Enum
 from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, Format, FormatOption, SpecsOption, emit, fail, locate
-from specdb.cli.query import Basis, BasisOption
-
-
-class DiffFormat(str, Enum):
-    summary = "summary"
-    json = "json"
-    markdown = "markdown"
+from specdb.cli.common import BasisOption, DbOption, FormatOption, SpecsOption, choice, emit, locate
+from specdb.diff import FORMATS
+from specdb.errors import EXIT_FINDINGS
 
 
 def diff(
     old: Annotated[str, typer.Argument(help="A git revision (v0.1, HEAD~3), a specs folder, or a database file")],
     new: Annotated[Optional[str], typer.Argument(help="The same kinds of version; default: the working tree of the specs")] = None,
-    fmt: Annotated[DiffFormat, typer.Option("--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = DiffFormat.summary,
+    fmt: Annotated[str, choice(FORMATS, "--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = "summary",
     stat: Annotated[bool, typer.Option("--stat", help="Counts of changes only")] = False,
     exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences, 0 when none, 2 on error (like git diff)")] = False,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Report only these groups (repeat or comma-separate): records, values, counting, sources, review, prose, history, ratios")] = None,
-    basis: BasisOption = Basis.per_direction,
+    basis: BasisOption = "per-direction",
     specs: SpecsOption = None,
 ) -> None:
     """Show what changed in the data between two versions: every change to records, figures, counting, sources, review dates, notes, history, and the tier ratios that moved.
 
     Examples: specdb diff HEAD~1 ; specdb diff HEAD~3 HEAD --stat ; specdb diff old.sqlite new.sqlite --format json ; specdb diff HEAD~1 --only values,counting --exit-code
     """
-    from specdb.diff import diff as diff_versions
-    from specdb.diff import open_version, render, working_tree
-    from specdb.errors import SpecdbError
+    from specdb.diff import compare_versions, render
 
     specs_dir, _ = locate(specs, None)
-    try:
-        before = open_version(old, specs_dir)
-        after = open_version(new, specs_dir) if new else working_tree(specs_dir)
-        groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
-        changes = diff_versions(before, after, basis=basis.value, only=groups)
-    except SpecdbError as error:
-        error.exit_code = 2
-        fail(error)
-    sys.stdout.write(render(changes, "stat" if stat else fmt.value, before, after))
+    groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
+    before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups)
+    sys.stdout.write(render(changes, "stat" if stat else fmt, before, after))
     if exit_code and changes:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_FINDINGS)
 
 
 def history(
@@ -53,7 +39,7 @@ def history(
     figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth")],
     specs: SpecsOption = None,
     db: DbOption = None,
-    fmt: FormatOption = Format.table,
+    fmt: FormatOption = "table",
 ) -> None:
     """Every value a figure has had: its history entries and, where the specs are in git, each commit that changed it.
 
