@@ -103,7 +103,8 @@ def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, st
     if stamp is None:
         return
     rows = stamp_meta(specs, stamp)
-    if all(meta.get(key) == value for key, value in rows.items()) or not os.access(db_path, os.W_OK):
+    # A file made read-only is left alone even by root, who could write it (see _refuse_read_only).
+    if all(meta.get(key) == value for key, value in rows.items()) or not os.access(db_path, os.W_OK) or not db_path.stat().st_mode & 0o222:
         return
     try:
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True, timeout=1)

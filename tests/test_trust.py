@@ -226,3 +226,13 @@ def test_an_empty_path_option_is_a_usage_error(specs, db, option):
     result = _specdb(*args)
     assert result.returncode == 2
     assert f"{option} is empty" in result.stderr
+
+
+def test_a_read_only_database_file_is_never_written_even_to_record_new_times(cli, specs, db, monkeypatch):
+    monkeypatch.setattr(specfiles, "RACY_SECONDS", 0)
+    assert cli("build").exit_code == 0
+    db.chmod(0o444)
+    before = db.read_bytes()
+    os.utime(specs / GPU)  # only the times change: a writable database would record them
+    assert cli("list").exit_code == 0
+    assert db.read_bytes() == before
