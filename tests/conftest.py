@@ -1,4 +1,7 @@
+import ast
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -53,3 +56,19 @@ class Cli:
 @pytest.fixture
 def cli(specs, db) -> Cli:
     return Cli(specs, db)
+
+
+HEAVY_MODULES = ("sqlalchemy", "sqlmodel", "alembic", "pydantic", "yaml", "psycopg", "specdb.postgres")
+
+
+def heavy_modules_loaded(args: list[str]) -> list[str]:
+    """The heavy modules a fresh interpreter has imported after running the CLI with these arguments."""
+    code = (
+        "import sys\n"
+        "from specdb.cli import app\n"
+        f"try:\n    app({args!r})\n"
+        "except SystemExit:\n    pass\n"
+        f"print(sorted(m for m in {HEAVY_MODULES!r} if m in sys.modules), file=sys.stderr)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return ast.literal_eval(result.stderr.strip().splitlines()[-1])

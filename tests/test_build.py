@@ -12,6 +12,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
+from conftest import heavy_modules_loaded
 from specdb import models
 from specdb.builder import build, migrate
 from specdb.errors import DatabaseError, InvalidSpecs
@@ -174,12 +175,4 @@ def test_importing_specdb_loads_no_heavy_library():
 
 def test_a_read_command_on_a_fresh_database_loads_no_heavy_library(specs, db):
     build(specs, db)
-    code = (
-        "import sys\n"
-        "from specdb.cli import app\n"
-        f"try:\n    app(['list', '--specs', {str(specs)!r}, '--db', {str(db)!r}, '--format', 'json'])\n"
-        "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml', 'psycopg', 'specdb.postgres') if m in sys.modules), file=sys.stderr)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stderr.strip().splitlines()[-1] == "[]"
+    assert heavy_modules_loaded(["list", "--specs", str(specs), "--db", str(db), "--format", "json"]) == []

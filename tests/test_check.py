@@ -2,15 +2,13 @@
 
 import datetime as dt
 import json
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
 import specdb
 from check_corpus import CORPUS, expected, pages
-from conftest import REPO
+from conftest import REPO, heavy_modules_loaded
 from specdb.check import Database, check_text
 from specdb.cli import app
 from specdb.prose import review_date
@@ -237,15 +235,7 @@ def test_a_file_that_is_not_text_is_a_usage_error(bundled_db, tmp_path):
 
 
 def test_check_loads_no_heavy_library(bundled_db):
-    code = (
-        "import sys\n"
-        "from specdb.cli import app\n"
-        f"try:\n    app(['check', {str(SEED)!r}, '--specs', {str(REPO / 'specs')!r}, '--db', {str(bundled_db)!r}])\n"
-        "except SystemExit:\n    pass\n"
-        "print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml') if m in sys.modules), file=sys.stderr)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stderr.strip().splitlines()[-1] == "[]"
+    assert heavy_modules_loaded(["check", str(SEED), "--specs", str(REPO / "specs"), "--db", str(bundled_db)]) == []
 
 
 def test_html_entities_and_tags_inside_a_figure(database):

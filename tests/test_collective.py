@@ -7,7 +7,6 @@ time = factor x size / busbw, factor 2(n-1)/n for all-reduce.
 """
 
 import json
-import math
 
 import pytest
 

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from specdb import specfiles
 from specdb.store import open_fresh
 from specdb.tiers import ratio_rows
 
@@ -100,12 +101,16 @@ def test_query_figures_filters_by_kind_name_vendor_and_record(cli):
     assert [(row["record_id"], row["value"], row["unit"], row["direction"]) for row in by_alias] == [("test-gpu", 3.35e12, "B/s", "total")]
 
 
-def test_compare_puts_records_side_by_side_on_one_basis(cli, specs):
-    other = specs / "accelerator" / "test-gpu-2.yaml"
-    other.write_text(
+def _second_gpu(specs, memory_bandwidth: str) -> None:
+    """test-gpu-2: the test GPU under another id, without aliases, with another memory bandwidth."""
+    (specs / "accelerator" / "test-gpu-2.yaml").write_text(
         (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2")
-        .replace("aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: []").replace("value: 3.35 TB/s", "value: 6.7 TB/s")
+        .replace("aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: []").replace("value: 3.35 TB/s", f"value: {memory_bandwidth}")
     )
+
+
+def test_compare_puts_records_side_by_side_on_one_basis(cli, specs):
+    _second_gpu(specs, "6.7 TB/s")
     rows = {row["figure"]: row for row in json.loads(cli("compare", "test-gpu", "test-gpu-2", "-f", "json").stdout)}
     assert rows["memory_bandwidth"]["ratio_to_first"] == {"test-gpu-2": 2}
     assert rows["memory_bandwidth"]["unit"] == "GB/s" and rows["memory_bandwidth"]["values"]["test-gpu"] == 3350
@@ -122,7 +127,9 @@ def test_compare_refuses_records_of_different_kinds(cli):
     assert "compare records of one kind" in result.stderr
 
 
-def test_sql_reads_and_never_writes(cli, db):
+def test_sql_reads_and_never_writes(cli, db, monkeypatch):
+    # No racy window, so no read records the files' times anew: the database's bytes can only change by a write through sql.
+    monkeypatch.setattr(specfiles, "RACY_SECONDS", 0)
     rows = json.loads(cli("sql", "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'", "-f", "json").stdout)
     assert rows == [{"record_id": "test-gpu", "value_text": "3.35 TB/s"}]
     before = db.read_bytes()
@@ -135,11 +142,7 @@ def test_sql_reads_and_never_writes(cli, db):
 
 
 def test_compare_rounds_values_and_ratios_and_leaves_gaps_empty(cli, specs):
-    other = specs / "accelerator" / "test-gpu-2.yaml"
-    other.write_text(
-        (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2")
-        .replace("aliases: [TEST GPU 80GB HBM3, Test GPU SXM]", "aliases: []").replace("value: 3.35 TB/s", "value: 3.12345678 TB/s")
-    )
+    _second_gpu(specs, "3.12345678 TB/s")
     rows = {row["figure"]: row for row in json.loads(cli("compare", "test-gpu", "test-gpu-2", "-f", "json").stdout)}
     # 3.12345678 TB/s = 3123.45678 GB/s, shown to 4 places; 3123.45678 / 3350 = 0.93237516..., to 3 places.
     assert rows["memory_bandwidth"]["values"] == {"test-gpu": 3350, "test-gpu-2": 3123.4568}

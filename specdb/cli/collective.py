@@ -1,6 +1,5 @@
 """collective: how long a collective takes on each tier of a platform."""
 
-import sys
 from typing import Annotated, Optional
 
 import typer
