@@ -93,8 +93,11 @@ def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp) -> Da
     return dataset
 
 
-def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str]) -> Dataset:
-    """Validate records given as spec files: from a folder, or from a git revision."""
+def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str], *, across_records: bool = True) -> Dataset:
+    """Validate records given as spec files: from a folder, or from a git revision.
+
+    Without `across_records`, each file is validated on its own: for some files of a version known to be valid as a whole.
+    """
     dataset = Dataset(root=root, shown=shown)
     read: list[tuple[str, bytes]] = []
     for file in files:
@@ -109,7 +112,8 @@ def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str
         if located is None or not _load_one(dataset, file.relpath, where, located):
             dataset.unloaded.add(Path(file.relpath).stem)
     dataset.content_hash = content_digest(read)
-    _check_references(dataset)
+    if across_records:
+        _check_references(dataset)
     dataset.problems.sort()
     return dataset
 

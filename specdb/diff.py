@@ -9,12 +9,20 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
-from specdb.snapshot import Citation, Claim, FigureState, RecordState, Snapshot, from_database, from_dataset
-from specdb.tiers import ratio_rows
+from specdb.snapshot import (
+    Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset,
+)
+from specdb.tiers import BASES, RATIOS
+
+if TYPE_CHECKING:
+    from specdb import gitsource
+    from specdb.dataset import Dataset
+    from specdb.revisioncache import RevisionSummary
+    from specdb.specfiles import SpecFile
 
 # Each kind of change, and the group a user may narrow the report to (`diff --only`).
 GROUP_OF = {
@@ -63,15 +71,17 @@ class Change:
         return {**asdict(self), "group": self.group}
 
 
-def open_version(text: str, specs: Path) -> Snapshot:
+# What is being read, files done, files in all: how a caller shows the progress of reading a whole version.
+Progress = Callable[[str, int, int], None]
+
+
+def open_version(text: str, specs: Path, progress: Progress | None = None) -> Snapshot:
     """A folder of specs, a built database file, or a git revision of the repository holding the specs."""
     from specdb import gitsource
-    from specdb.dataset import load_files, load_specs
-    from specdb.specfiles import SpecFile
 
     path = Path(text)
     if path.is_dir():
-        return _snapshot(load_specs(path), str(path))
+        return _folder(path, str(path), progress)
     if path.is_file():
         from specdb.store import connect_readonly
 
@@ -81,18 +91,43 @@ def open_version(text: str, specs: Path) -> Snapshot:
         finally:
             connection.close()
     repo = gitsource.repository(specs)
-    commit = gitsource.require_revision(repo, text)
+    return _revision(repo, specs, text, gitsource.require_revision(repo, text), progress)
+
+
+def working_tree(specs: Path, progress: Progress | None = None) -> Snapshot:
+    return _folder(specs, "working tree", progress)
+
+
+def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
+    from specdb.dataset import load_tree
+    from specdb.specfiles import read_specs
+
+    tree, files, stamp = read_specs(path)
+    return _snapshot(load_tree(path, tree, _counted(files, f"reading {label}", progress), stamp), label)
+
+
+def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
+    """Every spec file of a revision, read and validated."""
+    from specdb import gitsource
+    from specdb.dataset import load_files
+    from specdb.specfiles import SpecFile
+
     files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit)]
-    return _snapshot(load_files(specs, files, lambda relpath: f"{text}:{repo.prefix}{relpath}"), text, commit)
+    return _snapshot(load_files(specs, _counted(files, f"reading {text}", progress), _shown_in(repo, text)), text, commit)
 
 
-def working_tree(specs: Path) -> Snapshot:
-    from specdb.dataset import load_specs
-
-    return _snapshot(load_specs(specs), "working tree")
+def _shown_in(repo: gitsource.Repository, text: str) -> Callable[[str], str]:
+    return lambda relpath: f"{text}:{repo.prefix}{relpath}"
 
 
-def _snapshot(dataset, label: str, commit: str = "") -> Snapshot:
+def _counted(files: list[SpecFile], label: str, progress: Progress | None) -> Iterator[SpecFile]:
+    for done, file in enumerate(files, 1):
+        yield file
+        if progress is not None:
+            progress(label, done, len(files))
+
+
+def _snapshot(dataset: Dataset, label: str, commit: str = "") -> Snapshot:
     """A validated version as a snapshot; a version that does not validate is reported with its own problems."""
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
@@ -103,18 +138,93 @@ def _snapshot(dataset, label: str, commit: str = "") -> Snapshot:
 
 def compare_versions(
     old: str, new: str | None, specs: Path, *, basis: str = "per-direction", only: tuple[str, ...] | None = None,
+    progress: Progress | None = None,
 ) -> tuple[Snapshot, Snapshot, list[Change]]:
     """The two versions named (new defaults to the working tree) and the changes between them.
 
+    Two database files, or two git revisions, are compared by the records that changed only (see `_databases`
+    and `_revisions`); the report is the same as from the whole of both.
     Every failure exits 2, whatever its kind: to a script running `diff --exit-code`, 1 means "differences", as with git diff.
     """
     try:
-        before = open_version(old, specs)
-        after = open_version(new, specs) if new else working_tree(specs)
+        if new is None:
+            before, after = open_version(old, specs, progress), working_tree(specs, progress)
+        elif _is_revision(old) and _is_revision(new):
+            before, after = _revisions(old, new, specs, progress)
+        elif Path(old).is_file() and Path(new).is_file():
+            before, after = _databases(old, new)
+        else:
+            before, after = open_version(old, specs, progress), open_version(new, specs, progress)
         return before, after, diff(before, after, basis=basis, only=only)
     except SpecdbError as error:
         error.exit_code = EXIT_USAGE
         raise
+
+
+def _is_revision(text: str) -> bool:
+    """What `open_version` reads as a git revision: neither a folder nor a file."""
+    return not Path(text).is_dir() and not Path(text).is_file()
+
+
+def _databases(old: str, new: str) -> tuple[Snapshot, Snapshot]:
+    """Two database files, as the records that differ in any row, with the ratios of the platforms that rest on them."""
+    from specdb.store import connect_readonly
+
+    paths = [Path(text).resolve() for text in (old, new)]
+    connections = []
+    try:
+        for path in paths:
+            connections.append(connect_readonly(path))
+        changed = changed_records(*paths)
+        return from_database_records(connections[0], old, changed), from_database_records(connections[1], new, changed)
+    finally:
+        for connection in connections:
+            connection.close()
+
+
+def _revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tuple[Snapshot, Snapshot]:
+    """Two git revisions, as the files that differ between them.
+
+    Every record of an unchanged file is the same on both sides, so only changed files are read, and the ratios come
+    from what is remembered of each revision (see `revisioncache`). A revision never validated before is read whole
+    once; a change to the review policies, which reaches every record, has both sides read whole.
+    """
+    from specdb import gitsource, revisioncache
+    from specdb.dataset import POLICY_FILE
+
+    repo = gitsource.repository(specs)
+    sides = []
+    for text in (old, new):
+        commit = gitsource.require_revision(repo, text)
+        tree = gitsource.specs_tree(repo, commit)
+        summary = revisioncache.load(tree) if tree else None
+        whole = None
+        if summary is None:
+            whole = _revision(repo, specs, text, commit, progress)
+            summary = revisioncache.RevisionSummary(whole.content_hash, {basis: whole.ratios(basis) for basis in BASES})
+            whole.known_ratios = summary.ratios
+            if tree:
+                revisioncache.store(tree, summary)
+        sides.append((text, commit, summary, whole))
+    changed = gitsource.changed_files(repo, sides[0][1], sides[1][1])
+    if POLICY_FILE in changed or all(whole is not None for *_, whole in sides):
+        before, after = (whole or _revision(repo, specs, text, commit, progress) for text, commit, _, whole in sides)
+        return before, after
+    before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary, _ in sides)
+    return before, after
+
+
+def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: str, summary: RevisionSummary, changed: list[str]) -> Snapshot:
+    """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
+    from specdb import gitsource
+    from specdb.dataset import POLICY_FILE, load_files
+    from specdb.specfiles import SpecFile
+
+    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit, [*changed, POLICY_FILE])]
+    snapshot = _snapshot(load_files(specs, files, _shown_in(repo, text), across_records=False), text, commit)
+    snapshot.content_hash = summary.content_hash
+    snapshot.known_ratios = summary.ratios
+    return snapshot
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:
@@ -255,12 +365,11 @@ def _claim_changes(record_id: str, name: str, label: str, old: tuple[Claim, ...]
 
 
 def _ratio_changes(old: Snapshot, new: Snapshot, basis: str) -> list[Change]:
-    before = {row["platform"]: row for row in ratio_rows(old, basis)}
-    after = {row["platform"]: row for row in ratio_rows(new, basis)}
+    before, after = old.ratios(basis), new.ratios(basis)
     changes = []
     for platform in sorted(set(before) & set(after)):
-        for ratio in ("memory_to_scale_up", "scale_up_to_scale_out", "memory_to_scale_out"):
-            old_value, new_value = before[platform][ratio], after[platform][ratio]
+        for position, (ratio, _, _) in enumerate(RATIOS):
+            old_value, new_value = before[platform][position], after[platform][position]
             if old_value != new_value:
                 percent = round((new_value - old_value) / old_value * 100, 2) if old_value and new_value else None
                 changes.append(Change("ratio_changed", platform, ratio, old=old_value, new=new_value, percent=percent, detail=f"basis {basis}"))

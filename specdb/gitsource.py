@@ -50,9 +50,12 @@ def commit_of(repo: Repository, revision: str) -> str | None:
         return None
 
 
-def files_at(repo: Repository, commit: str) -> list[tuple[str, bytes]]:
-    """Every YAML file of the specs folder at a commit, as (path relative to the specs folder, content)."""
-    listing = _git(repo.top, "ls-tree", "-r", "-z", "--full-tree", commit, "--", repo.prefix or ".")
+def files_at(repo: Repository, commit: str, relpaths: list[str] | None = None) -> list[tuple[str, bytes]]:
+    """Every YAML file of the specs folder at a commit (or those of `relpaths` it holds), as (path relative to the specs folder, content)."""
+    wanted = [repo.prefix + relpath for relpath in relpaths] if relpaths is not None else [repo.prefix or "."]
+    if not wanted:
+        return []
+    listing = _git(repo.top, "--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit, "--", *wanted)
     entries = []
     for line in listing.split(b"\0"):
         if not line:
@@ -60,11 +63,30 @@ def files_at(repo: Repository, commit: str) -> list[tuple[str, bytes]]:
         meta, path = line.split(b"\t", 1)
         _, kind, sha = meta.split()
         relpath = path.decode()[len(repo.prefix):]
-        # The same files a walk of the folder reads: YAML files, none under a hidden name.
-        if kind == b"blob" and is_spec_file(relpath) and not any(part.startswith(".") for part in relpath.split("/")):
+        if kind == b"blob" and _read_as_spec(relpath):
             entries.append((relpath, sha.decode()))
     entries.sort()
     return list(zip((relpath for relpath, _ in entries), read_blobs(repo, [sha for _, sha in entries])))
+
+
+def _read_as_spec(relpath: str) -> bool:
+    """The same files a walk of the folder reads: YAML files, none under a hidden name."""
+    return is_spec_file(relpath) and not any(part.startswith(".") for part in relpath.split("/"))
+
+
+def specs_tree(repo: Repository, commit: str) -> str | None:
+    """The git object id of the specs folder at a commit, which names its whole content; None when the commit has no such folder."""
+    try:
+        return _git(repo.top, "rev-parse", "--verify", "--quiet", f"{commit}:{repo.prefix}").decode().strip() or None
+    except GitError:
+        return None
+
+
+def changed_files(repo: Repository, old: str, new: str) -> list[str]:
+    """The spec files (relative to the specs folder) that differ between two commits: changed, added or deleted."""
+    output = _git(repo.top, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new, "--", repo.prefix or ".")
+    relpaths = (path[len(repo.prefix):] for path in output.decode().split("\0") if path)
+    return sorted(relpath for relpath in relpaths if _read_as_spec(relpath))
 
 
 def read_blobs(repo: Repository, names: list[str]) -> list[bytes]:

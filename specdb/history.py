@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from specdb.catalog import resolve
 from specdb.errors import NotFound
 
 
-def figure_history(connection: sqlite3.Connection, specs: Path, record: str, figure: str) -> list[dict[str, Any]]:
-    """Rows oldest first: recorded history entries, then one row per commit that changed the figure, then the current value."""
+def figure_history(
+    connection: sqlite3.Connection, specs: Path, record: str, figure: str, progress: Callable[[str, int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Rows oldest first: recorded history entries, then one row per commit that changed the figure, then the current value.
+
+    `progress` is told of each commit's version of the file as it is read (what, done, in all).
+    """
     record_id = resolve(connection, record)
     current = connection.execute(
         "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
@@ -31,13 +36,13 @@ def figure_history(connection: sqlite3.Connection, specs: Path, record: str, fig
             (figure_id,),
         )
     ]
-    rows.extend(_from_git(specs, path, figure))
+    rows.extend(_from_git(specs, path, figure, progress))
     sources = [r[0] for r in connection.execute("SELECT DISTINCT source_id FROM citation WHERE figure_id = ? AND claim_id IS NULL ORDER BY source_id", (figure_id,))]
     rows.append({"origin": "current", "date": as_of, "value": value_text, "status": status, "reviewed": reviewed, "sources": sources, "commit": None})
     return rows
 
 
-def _from_git(specs: Path, relpath: str, figure: str) -> list[dict[str, Any]]:
+def _from_git(specs: Path, relpath: str, figure: str, progress: Callable[[str, int, int], None] | None) -> list[dict[str, Any]]:
     """One row per commit whose version of the file changed this figure's value, status, review date or sources."""
     from specdb import gitsource
     from specdb.yamlread import parse_yaml
@@ -49,7 +54,9 @@ def _from_git(specs: Path, relpath: str, figure: str) -> list[dict[str, Any]]:
         return []
     rows: list[dict[str, Any]] = []
     previous = None
-    for version in versions:
+    for done, version in enumerate(versions, 1):
+        if progress is not None:
+            progress(f"reading the history of {relpath}", done, len(versions))
         located, _ = parse_yaml(version.content) if version.content is not None else (None, [])
         data = located.data if located is not None else None
         entry = data.get("figures", {}).get(figure) if isinstance(data, dict) and isinstance(data.get("figures"), dict) else None

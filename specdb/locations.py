@@ -111,10 +111,15 @@ def resolve_db(option: str | os.PathLike[str] | ServerDatabase | None, specs: Pa
         return database_path(chosen)
     import hashlib
 
+    key = hashlib.sha256(str(specs).encode()).hexdigest()[:16]
+    return cache_folder() / f"specs-{key}.sqlite"
+
+
+def cache_folder() -> Path:
+    """The per-user cache folder of the platform (on Linux $XDG_CACHE_HOME/specdb)."""
     from platformdirs import user_cache_dir
 
-    key = hashlib.sha256(str(specs).encode()).hexdigest()[:16]
-    return Path(user_cache_dir("specdb")) / f"specs-{key}.sqlite"
+    return Path(user_cache_dir("specdb"))
 
 
 def database_path(text: str) -> Path:

@@ -9,12 +9,14 @@ is among them) is there for `diff` to compare.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specdb.errors import NotFound
-from specdb.tiers import Bandwidth, System
+from specdb.tiers import BASES, RATIOS, Bandwidth, DatabaseFigures, Figures, System, ratio_rows
 
 if TYPE_CHECKING:
     from specdb.dataset import Dataset
@@ -75,12 +77,21 @@ class RecordState:
         return self.fields["name"]
 
 
+Ratios = dict[str, tuple[float | None, ...]]  # platform -> its tier ratios, in the order of tiers.RATIOS
+
+
 @dataclass
 class Snapshot:
+    """A version of the data; a partial one holds only the records that changed, with the ratios of the platforms that may have moved."""
+
     label: str
     records: dict[str, RecordState]
     content_hash: str = ""
     git_revision: str = ""
+    known_ratios: dict[str, Ratios] | None = None  # per basis; None: computed from the records, which are then all of them
+
+    def ratios(self, basis: str) -> Ratios:
+        return self.known_ratios[basis] if self.known_ratios is not None else platform_ratios(self, basis)
 
     # The tier ladder reads a snapshot like a database (see tiers.Figures).
     def resolve(self, name: str) -> str:
@@ -109,6 +120,10 @@ class Snapshot:
         return None if state is None else Bandwidth(state.fields["value"], state.fields["direction"], record.id, name)
 
 
+def platform_ratios(source: sqlite3.Connection | Figures, basis: str) -> Ratios:
+    return {row["platform"]: tuple(row[name] for name, _, _ in RATIOS) for row in ratio_rows(source, basis)}
+
+
 def from_dataset(dataset: "Dataset", label: str) -> Snapshot:
     from specdb.rows import dataset_rows
 
@@ -124,6 +139,85 @@ def from_database(connection: sqlite3.Connection, label: str) -> Snapshot:
         columns = [description[0] for description in cursor.description]
         tables[table] = [dict(zip(columns, row)) for row in cursor]
     return from_rows(tables, label)
+
+
+# Each table's rows (as `t`) with the record they belong to: the owner column, the joins that find it, the columns that
+# place a row within its record; ids that only number rows within one database are left out of the comparison.
+_OWNER = {
+    "record": ("t.id", "", (), ()),
+    "source": ("t.id", "", (), ()),
+    "alias": ("t.record_id", "", (), ()),
+    "record_use": ("t.record_id", "", (), ()),
+    "figure": ("t.record_id", "", (), ("id",)),
+    "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",), ("figure_id",)),
+    "claim": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",), ("id", "figure_id")),
+    "citation": (
+        "f.record_id", "JOIN figure f ON f.id = t.figure_id LEFT JOIN claim c ON c.id = t.claim_id",
+        ("f.name", "c.claim_kind", "c.position"), ("id", "figure_id", "claim_id"),
+    ),
+}
+
+
+def changed_records(old: Path, new: Path) -> set[str]:
+    """Ids of the records and sources that differ in any row between two database files, or are in one only.
+
+    SQLite compares the rows itself (EXCEPT), each with the record it belongs to; two databases whose tables have
+    different columns (made by different specdb versions) have every record compared.
+    """
+    connection = sqlite3.connect(":memory:", uri=True)
+    try:
+        for name, path in (("old", old), ("new", new)):
+            connection.execute(f"ATTACH ? AS {name}", (f"{path.as_uri()}?mode=ro",))
+        changed: set[str] = set()
+        for table, (owner, joins, keys, numbering) in _OWNER.items():
+            columns = [[row[1] for row in connection.execute(f"PRAGMA {name}.table_info({table})")] for name in ("old", "new")]
+            if columns[0] != columns[1]:
+                return {row[0] for name in ("old", "new") for table in ("record", "source") for row in connection.execute(f"SELECT id FROM {name}.{table}")}
+            values = ", ".join([owner, *keys, *(f"t.{column}" for column in columns[0] if column not in numbering)])
+            old_rows, new_rows = (f"SELECT {values} FROM {name}.{table} t {joins.replace('JOIN ', f'JOIN {name}.')}" for name in ("old", "new"))
+            query = f"SELECT * FROM ({old_rows} EXCEPT {new_rows}) UNION ALL SELECT * FROM ({new_rows} EXCEPT {old_rows})"
+            changed.update(row[0] for row in connection.execute(query))
+        return changed
+    finally:
+        connection.close()
+
+
+def from_database_records(connection: sqlite3.Connection, label: str, record_ids: set[str]) -> Snapshot:
+    """The named records of a database, with the ratios of every platform built on one of them (or being one)."""
+    from specdb.rows import TABLES
+
+    chosen = json.dumps(sorted(record_ids))
+    tables = {}
+    for table in TABLES:
+        if table == "meta":
+            cursor = connection.execute("SELECT * FROM meta")
+        else:
+            owner, joins, _, _ = _OWNER[table]
+            cursor = connection.execute(f"SELECT t.* FROM {table} t {joins} WHERE {owner} IN (SELECT value FROM json_each(?))", (chosen,))
+        columns = [description[0] for description in cursor.description]
+        tables[table] = [dict(zip(columns, row)) for row in cursor]
+    snapshot = from_rows(tables, label)
+    moved = {
+        row[0] for row in connection.execute(
+            "SELECT id FROM record WHERE kind = 'system' AND (id IN (SELECT value FROM json_each(?1))"
+            " OR id IN (SELECT record_id FROM record_use WHERE target_id IN (SELECT value FROM json_each(?1))))",
+            (chosen,),
+        )
+    }
+    figures = _SomePlatforms(connection, moved)
+    snapshot.known_ratios = {basis: platform_ratios(figures, basis) for basis in BASES}
+    return snapshot
+
+
+class _SomePlatforms(DatabaseFigures):
+    """A database's figures, with only some of its systems listed as platforms."""
+
+    def __init__(self, connection: sqlite3.Connection, system_ids: set[str]):
+        super().__init__(connection)
+        self.system_ids = system_ids
+
+    def systems(self) -> list[System]:
+        return [system for system in super().systems() if system.id in self.system_ids]
 
 
 def from_rows(tables: dict[str, list[dict[str, Any]]], label: str) -> Snapshot:

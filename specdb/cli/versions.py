@@ -1,7 +1,8 @@
 """diff and history: what changed in the data between versions, and every value a figure has had."""
 
 import sys
-from typing import Annotated, Optional
+from contextlib import contextmanager
+from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 
@@ -28,7 +29,8 @@ def diff(
 
     specs_dir, _ = locate(specs, None)
     groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
-    before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups)
+    with progress_bar() as progress:
+        before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups, progress=progress)
     sys.stdout.write(render(changes, "stat" if stat else fmt, before, after))
     if exit_code and changes:
         raise typer.Exit(EXIT_FINDINGS)
@@ -49,4 +51,32 @@ def history(
     from specdb.history import figure_history
 
     specs_dir, _ = locate(specs, db)
-    emit(figure_history(open_database(specs, db), specs_dir, record, figure), fmt)
+    with progress_bar() as progress:
+        rows = figure_history(open_database(specs, db), specs_dir, record, figure, progress=progress)
+    emit(rows, fmt)
+
+
+@contextmanager
+def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
+    """A progress bar on stderr for long reads, one per thing read; none when stderr is not a terminal (piped, or in a script)."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    import click
+
+    reading: list[Any] = []  # the bar of the one thing being read
+
+    def finish() -> None:
+        if reading:
+            reading.pop().render_finish()
+
+    def show(label: str, done: int, total: int) -> None:
+        if not reading or reading[0].label != label or done < reading[0].pos:
+            finish()
+            reading.append(click.progressbar(length=total, label=label, file=sys.stderr))
+        reading[0].update(done - reading[0].pos)
+
+    try:
+        yield show
+    finally:
+        finish()
