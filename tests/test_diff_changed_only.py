@@ -1,0 +1,335 @@
+"""diff reads only what changed between two git revisions or two database files, and reports exactly what reading both whole reports."""
+
+import json
+import os
+import pty
+import select
+import shutil
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+import specdb.dataset
+from conftest import TEST_SPECS
+from specdb import revisioncache
+from specdb.builder import build
+from specdb.diff import FORMATS, compare_versions, diff, open_version, render
+from specdb.errors import InvalidSpecs, SpecdbError
+from specdb.snapshot import changed_records
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
+VALID = ("c0", "c1", "c2", "c3", "c4", "c5", "c7", "c8", "c9")
+PAIRS = [*zip(VALID, VALID[1:]), ("c0", "c9"), ("c9", "c0"), ("c2", "c8")]
+
+
+def _edit(path, old, new):
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """c0 the test data; c1 a GPU figure that moves an unchanged platform's ratios; c2 a direction; c3 a value with its
+    review date; c4 a claim citing a new source; c5 a history-only edit; c6 a rename with unchanged bytes (invalid);
+    c7 a record renamed through an alias; c8 a source deleted; c9 review policies, which reach every record."""
+    root = tmp_path_factory.mktemp("history") / "repo"
+    specs = root / "data" / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    run = lambda *args: subprocess.run([*GIT, "-C", str(root), *args], check=True, capture_output=True)  # noqa: E731
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+
+    def commit(tag):
+        run("add", "-A")
+        run("commit", "-qm", tag)
+        run("tag", tag)
+
+    commit("c0")
+    _edit(gpu, "value: 3.35 TB/s", "value: 3.6 TB/s")
+    commit("c1")
+    _edit(gpu, "value: 900 GB/s\n    direction: bidirectional", "value: 900 GB/s\n    direction: per-direction")
+    commit("c2")
+    _edit(gpu, "value: 80 GB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-07-15",
+          "value: 96 GB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-08-01")
+    commit("c3")
+    (specs / "source" / "test-brief.yaml").write_text(
+        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+    )
+    _edit(gpu, "status: announced, sources: [{ref: test-datasheet}]", "status: announced, sources: [{ref: test-brief}]")
+    commit("c4")
+    _edit(gpu, "as_of: 2022-03-22", "as_of: 2022-03-23")
+    commit("c5")
+    run("mv", "data/specs/link/test-pcie.yaml", "data/specs/link/test-pcie-x.yaml")
+    commit("c6")
+    run("mv", "data/specs/link/test-pcie-x.yaml", "data/specs/link/test-pcie.yaml")
+    pcie = specs / "link" / "test-pcie.yaml"
+    (specs / "link" / "test-pcie-5.yaml").write_text(pcie.read_text().replace("id: test-pcie", "id: test-pcie-5\naliases: [test-pcie]"))
+    pcie.unlink()
+    _edit(gpu, "host_link: test-pcie}", "host_link: test-pcie-5}")
+    _edit(specs / "system" / "test-system.yaml", "host_link: test-pcie,", "host_link: test-pcie-5,")
+    commit("c7")
+    _edit(gpu, "sources: [{ref: test-brief}]", "sources: [{ref: test-datasheet}]")
+    (specs / "source" / "test-brief.yaml").unlink()
+    commit("c8")
+    (specs / "policy.yaml").write_text("schema: 1\nreview:\n  accelerator:\n    warn_after: {count: 6, period: month}\n")
+    commit("c9")
+    return specs
+
+
+ALL_FORMATS = (*FORMATS, "stat")
+
+
+def _whole(old, new, specs):
+    """The report in every format from both versions read whole, each on its own."""
+    before, after = open_version(old, specs), open_version(new, specs)
+    changes = diff(before, after)
+    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}
+
+
+def _reading_changes_only(old, new, specs):
+    before, after, changes = compare_versions(old, new, specs)
+    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}
+
+
+def _changes(old, new, specs):
+    return [(c.change, c.record, c.figure, c.old, c.new, c.detail) for c in compare_versions(old, new, specs)[2]]
+
+
+def test_every_format_matches_the_whole_reading_on_every_kind_of_change(history):
+    for old, new in PAIRS:
+        expected = _whole(old, new, history)
+        # The first diff meets a revision unseen and reads it whole; the second reads only the changed files.
+        for _ in range(2):
+            assert _reading_changes_only(old, new, history) == expected, (old, new)
+
+
+def test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history):
+    compare_versions("c0", "c1", history)
+    changes = compare_versions("c0", "c1", history)[2]
+    # per-direction: memory 3.35 TB/s and 3.6 TB/s, scale-up 900 GB/s both ways = 450 GB/s, scale-out 400 Gb/s = 50 GB/s.
+    assert [(c.change, c.record, c.figure, c.old, c.new, c.percent) for c in changes] == [
+        ("value_changed", "test-gpu", "memory_bandwidth", "3.35 TB/s", "3.6 TB/s", 7.46),
+        ("ratio_changed", "test-system", "memory_to_scale_up", 7.44, 8.0, 7.53),  # 3350 / 450, 3600 / 450
+        ("ratio_changed", "test-system", "memory_to_scale_out", 67.0, 72.0, 7.46),  # 3350 / 50, 3600 / 50
+    ]
+
+
+def test_a_direction_change_is_reported_with_the_ratios_it_moves(history):
+    assert _changes("c1", "c2", history) == [
+        ("counting_changed", "test-gpu", "scale_up_bandwidth", "bidirectional", "per-direction", "direction"),
+        ("ratio_changed", "test-system", "memory_to_scale_up", 8.0, 4.0, "basis per-direction"),  # 3600 / 900
+        ("ratio_changed", "test-system", "scale_up_to_scale_out", 9.0, 18.0, "basis per-direction"),  # 450 / 50, 900 / 50
+    ]
+
+
+def test_a_value_and_its_review_date_changed_together(history):
+    assert _changes("c2", "c3", history) == [
+        ("value_changed", "test-gpu", "memory_capacity", "80 GB", "96 GB", None),
+        ("review_changed", "test-gpu", "memory_capacity", "2026-07-15", "2026-08-01", "reviewed"),
+    ]
+
+
+def test_a_claim_citing_another_source_and_a_history_only_edit(history):
+    assert _changes("c3", "c4", history) == [
+        ("record_added", "test-brief", None, None, "A brief", None),
+        ("history_changed", "test-gpu", "memory_bandwidth", ["test-datasheet"], ["test-brief"], "history 1 sources: removed / added"),
+    ]
+    assert _changes("c4", "c5", history) == [("history_changed", "test-gpu", "memory_bandwidth", "2022-03-22", "2022-03-23", "history 1 as_of")]
+
+
+def test_a_rename_through_an_alias_and_a_deleted_record(history):
+    assert [change[:2] for change in _changes("c5", "c7", history)] == [
+        ("record_changed", "test-gpu"), ("record_renamed", "test-pcie-5"), ("record_changed", "test-pcie-5"), ("record_changed", "test-system"),
+    ]
+    assert _changes("c7", "c8", history) == [
+        ("record_removed", "test-brief", None, "A brief", None, None),
+        ("history_changed", "test-gpu", "memory_bandwidth", ["test-brief"], ["test-datasheet"], "history 1 sources: removed / added"),
+    ]
+
+
+def test_a_policy_change_reaches_figures_in_unchanged_files(history):
+    compare_versions("c8", "c9", history)
+    changes = _changes("c8", "c9", history)
+    # Four GPU figures now warn after 6 months; the other kinds have no policy in either version.
+    assert changes == [
+        ("review_changed", "test-gpu", name, None, "6 month", "warn_after")
+        for name in ("dense_bf16_flops", "memory_bandwidth", "memory_capacity", "scale_up_bandwidth")
+    ]
+
+
+def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
+    compare_versions("c0", "c1", history)
+    parsed = []
+    real = specdb.dataset.parse_yaml
+    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw: parsed.append(raw) or real(raw))
+    compare_versions("c0", "c1", history)
+    # One file changed (the GPU), read as each side holds it; there is no policy file to read.
+    assert len(parsed) == 2 and all(b"id: test-gpu" in raw for raw in parsed)
+
+
+def test_an_invalid_revision_keeps_its_message_and_is_never_remembered(history, cli):
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version("c6", history)
+    for old, new in (("c5", "c6"), ("c6", "c7")):
+        with pytest.raises(InvalidSpecs) as changed_only:
+            compare_versions(old, new, history)
+        assert changed_only.value.problems == whole.value.problems and changed_only.value.exit_code == 2
+    [problem] = whole.value.problems
+    assert str(problem) == "c6:data/specs/link/test-pcie-x.yaml:2:5: id 'test-pcie' does not match the file name 'test-pcie-x.yaml'"
+    result = cli("diff", "c5", "c6", "--specs", str(history), data=False)
+    assert result.exit_code == 2 and str(problem) in result.stderr
+    # Only c5, valid, was remembered (c6 is read first, and fails, when it is the old version).
+    assert [entry.name.split("-")[0] for entry in _entries()] == [_tree(history, "c5")]
+
+
+def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history, cli, specs):
+    for args in (("nope", "c1"), ("c1", "nope")):
+        result = cli("diff", *args, "--specs", str(history), data=False)
+        assert result.exit_code == 2
+        assert f"'nope' is not a folder, a database file, or a git revision of {history.parent.parent}" in result.stderr
+    result = cli("diff", "HEAD~1", "HEAD", "--specs", str(specs), data=False)
+    assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
+
+
+def _tree(history, tag):
+    return subprocess.run(["git", "-C", str(history), "rev-parse", f"{tag}:data/specs"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def _entries():
+    return sorted(revisioncache.entry_path("x").parent.glob("*"))
+
+
+@pytest.mark.parametrize("content", [
+    b"{not json", b"", b"\xff\xfe", b"[]", b'{"content_hash": 1, "ratios": {}}', b'{"ratios": {}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2]}, "as-quoted": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2, "3"]}, "as-quoted": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2, true]}, "as-quoted": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": "1 2 3"}, "as-quoted": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": [], "as-quoted": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {}}}',
+    b'{"content_hash": "x", "ratios": {"per-direction": {}, "as-quoted": {}, "other": {}}}',
+    b'{"content_hash": "x", "ratios": []}',
+])
+def test_an_entry_not_of_the_expected_shape_is_not_trusted(content):
+    entry = revisioncache.entry_path("t")
+    entry.parent.mkdir(parents=True)
+    entry.write_bytes(content)
+    assert revisioncache.load("t") is None
+
+
+def test_an_entry_holds_ratios_of_either_kind_of_number_or_none():
+    summary = revisioncache.RevisionSummary("x", {"per-direction": {"p": (7.44, 67, None)}, "as-quoted": {}})
+    revisioncache.store("t", summary)
+    assert revisioncache.load("t") == summary
+    assert revisioncache.load("other") is None
+
+
+def test_a_corrupt_entry_is_ignored_and_replaced(history):
+    compare_versions("c0", "c1", history)
+    for entry in _entries():
+        entry.write_bytes(b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2]}, "as-quoted": {}}}')
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    # Rewritten with the platform's ratios in each version: memory / scale-up, scale-up / scale-out, memory / scale-out.
+    assert sorted(json.loads(entry.read_text())["ratios"]["per-direction"]["test-system"] for entry in _entries()) == [[7.44, 9.0, 67.0], [8.0, 9.0, 72.0]]
+
+
+def test_a_cache_folder_that_cannot_be_written_only_costs_time(history, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+
+
+def test_entries_are_whole_files_named_by_content(history):
+    compare_versions("c0", "c1", history)
+    trees = {_tree(history, tag) for tag in ("c0", "c1")}
+    entries = _entries()
+    # No temporary file is left behind, and each entry is named by its specs tree and the code that made it.
+    assert {entry.name.split("-")[0] for entry in entries} == trees and all(entry.suffix == ".json" for entry in entries)
+    assert revisioncache.entry_path("abc").name == f"abc-{revisioncache.code_digest()[:16]}.json"
+
+
+def _folder_at(history, tag, target):
+    target.mkdir()
+    archive = subprocess.run(["git", "-C", str(history.parent.parent), "archive", tag, "data/specs"], capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(target), "--strip-components=2"], input=archive, check=True)
+    return target
+
+
+@pytest.fixture(scope="module")
+def databases(history, tmp_path_factory):
+    """c0 built, and a copy edited as c1 and c4 would have it: the GPU's memory bandwidth, a new source cited by a history entry."""
+    folder = tmp_path_factory.mktemp("databases")
+    build(_folder_at(history, "c0", folder / "c0"), folder / "c0.sqlite")
+    shutil.copy(folder / "c0.sqlite", folder / "edited.sqlite")
+    with sqlite3.connect(folder / "edited.sqlite") as connection:
+        connection.execute("UPDATE figure SET value = 3.6e12, value_text = '3.6 TB/s' WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'")
+        connection.execute("INSERT INTO source (id, name, publisher, path) VALUES ('test-brief', 'A brief', 'Test Vendor', 'source/test-brief.yaml')")
+        connection.execute("UPDATE citation SET source_id = 'test-brief' WHERE claim_id IS NOT NULL")
+    return folder
+
+
+def test_two_database_files_report_what_their_whole_reading_reports(history, databases):
+    old, new = str(databases / "c0.sqlite"), str(databases / "edited.sqlite")
+    assert _reading_changes_only(old, new, history) == _whole(old, new, history)
+    assert _reading_changes_only(new, old, history) == _whole(new, old, history)
+    assert changed_records(databases / "c0.sqlite", databases / "edited.sqlite") == {"test-gpu", "test-brief"}
+    assert [(c.change, c.record, c.figure, c.old, c.new) for c in compare_versions(old, new, history)[2]] == [
+        ("record_added", "test-brief", None, None, "A brief"),
+        ("value_changed", "test-gpu", "memory_bandwidth", "3.35 TB/s", "3.6 TB/s"),
+        ("history_changed", "test-gpu", "memory_bandwidth", ["test-datasheet"], ["test-brief"]),
+        ("history_changed", "test-gpu", "memory_capacity", ["test-datasheet"], ["test-brief"]),
+        ("ratio_changed", "test-system", "memory_to_scale_up", 7.44, 8.0),  # 3350 / 450, 3600 / 450
+        ("ratio_changed", "test-system", "memory_to_scale_out", 67.0, 72.0),  # 3350 / 50, 3600 / 50
+    ]
+
+
+def test_databases_of_different_column_sets_have_every_record_compared(databases, tmp_path):
+    wider = tmp_path / "wider.sqlite"
+    shutil.copy(databases / "edited.sqlite", wider)
+    with sqlite3.connect(wider) as connection:
+        connection.execute("ALTER TABLE citation ADD COLUMN page TEXT")
+    everything = {"test-gpu", "test-fabric", "test-link", "test-pcie", "test-datasheet", "test-system", "test-brief"}
+    assert changed_records(databases / "c0.sqlite", wider) == everything
+
+
+def test_a_bad_database_file_keeps_its_message(databases, tmp_path, cli):
+    broken = tmp_path / "broken.sqlite"
+    broken.write_text("not a database")
+    for args in ((str(broken), str(databases / "c0.sqlite")), (str(databases / "c0.sqlite"), str(broken))):
+        with pytest.raises(SpecdbError) as raised:
+            compare_versions(*args, databases)
+        assert raised.value.exit_code == 2 and str(broken) in str(raised.value)
+
+
+def _on_a_terminal(args, cwd):
+    """The CLI's stderr when it is a terminal."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "specdb", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=follower, env={**os.environ, "COLUMNS": "100"})
+    os.close(follower)
+    seen = b""
+    while True:
+        ready, _, _ = select.select([leader], [], [], 30)
+        try:
+            chunk = os.read(leader, 65536) if ready else b""
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+    process.wait(30)
+    os.close(leader)
+    return seen.decode(errors="replace")
+
+
+def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
+    args = ["diff", "c0", "c1", "--specs", str(history)]
+    shown = _on_a_terminal(args, history)
+    assert "reading c0" in shown and "reading c1" in shown
+    piped = cli(*args, data=False)
+    assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
