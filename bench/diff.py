@@ -1,96 +1,103 @@
-"""Time `specdb diff` between two git revisions: on the bundled data, and on synthetic data that differs in 1% of figures.
+"""Time `specdb diff` on 10,000 records with 1% of the files changed: two git revisions, and two database files.
 
-Usage: python bench/diff.py [--records 1000 10000] [--runs 3]
+Usage: python bench/diff.py [--records 10000] [--change 0.01] [--rounds 7]
 
-Each diff is timed as a whole process, less the start-up of `specdb --version`
-measured in the same run ("work beyond start-up"); the in-process split shows
-reading both revisions (git, parse, validate) against the comparison itself.
+Each round runs the measured diffs interleaved with their floors, so a slow
+spell of a shared machine hits both: `specdb --version` (start-up) and
+`python -c "import sqlite3"` for every diff, and `git diff --stat HEAD~1 HEAD`
+for the git work of a revision diff. CPU time (user + system of the process)
+is the main figure, wall time beside it; "beyond start-up" subtracts the
+median of `specdb --version`. The revision diff is timed warm (both revisions
+validated before, so only changed files are read); the first diff of two
+revisions never seen, and the first after a new commit, are timed once each.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import platform
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
-from linearity import linearity
-
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+from diff_history import git, make_history
 
 
-def seconds(command: list[str], env: dict[str, str], runs: int) -> float:
-    timings = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        timings.append(time.perf_counter() - start)
-    return statistics.median(timings)
-
-
-def git(repo: Path, *args: str) -> None:
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=bench", "-c", "user.email=bench@example.com", *args], check=True, capture_output=True)
-
-
-def in_process(specs: Path, old: str, new: str) -> tuple[float, float, int]:
-    sys.path.insert(0, str(REPO))
-    from specdb.diff import diff, open_version
-
+def timed(command: list[str], env: dict[str, str], cwd: Path | None = None) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one run of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    before, after = open_version(old, specs), open_version(new, specs)
-    read = time.perf_counter() - start
-    start = time.perf_counter()
-    changes = diff(before, after)
-    return read, time.perf_counter() - start, len(changes)
+    subprocess.run(command, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--records", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--per-record", type=int, default=5)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--records", type=int, default=10_000)
+    parser.add_argument("--change", type=float, default=0.01)
+    parser.add_argument("--rounds", type=int, default=7)
     args = parser.parse_args()
     specdb = str(Path(sys.executable).with_name("specdb"))
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    start_up = seconds([specdb, "--version"], env, args.runs)
-    print(f"start-up (specdb --version): {start_up * 1000:.0f} ms")
+    print(f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {platform.machine()}, {os.cpu_count()} cores, "
+          f"load {os.getloadavg()[0]:.1f}, Python {platform.python_version()}")
 
     with tempfile.TemporaryDirectory() as folder:
-        bundled = Path(folder) / "bundled"
-        subprocess.run(["git", "clone", "-q", str(REPO), str(bundled)], check=True)
-        gpu = bundled / "specs" / "accelerator" / "nvidia-h100-sxm.yaml"
-        gpu.write_text(gpu.read_text().replace("value: 3.35 TB/s", "value: 3.4 TB/s", 1))
-        git(bundled, "commit", "-qam", "change one figure")
-        total = seconds([specdb, "diff", "HEAD~1", "HEAD", "--specs", str(bundled / "specs")], env, args.runs)
-        read, compare, changes = in_process(bundled / "specs", "HEAD~1", "HEAD")
-        print(f"bundled data: {total * 1000:.0f} ms whole process, {(total - start_up) * 1000:.0f} ms beyond start-up "
-              f"(reading both revisions {read * 1000:.0f} ms, comparing {compare * 1000:.1f} ms; {changes} changes)")
+        root = Path(folder) / "history"
+        records, changed = make_history(root, args.records, args.change, seed=1)
+        specs = str(root / "specs")
+        env = {**os.environ, "XDG_CACHE_HOME": str(Path(folder) / "cache")}
+        # Measure as an installed package runs: with its bytecode cache.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        print(f"{records} records; HEAD changes {changed} files")
 
-        per_figure = {}
-        for records in args.records:
-            figures = records * args.per_record
-            repo = Path(folder) / f"synthetic-{records}"
-            specs = repo / "specs"
-            generate = [sys.executable, str(HERE / "synthetic.py"), str(specs), "--figures", str(figures), "--per-record", str(args.per_record)]
-            subprocess.run(generate, check=True, stdout=subprocess.DEVNULL)
-            git(repo.parent, "init", "-q", str(repo))
-            git(repo, "add", "-A")
-            git(repo, "commit", "-qm", "base")
-            subprocess.run([*generate, "--change", "0.01"], check=True, stdout=subprocess.DEVNULL)
-            git(repo, "commit", "-qam", "1% of figures changed")
-            total = seconds([specdb, "diff", "HEAD~1", "HEAD", "--specs", str(specs), "--stat"], env, args.runs)
-            read, compare, changes = in_process(specs, "HEAD~1", "HEAD")
-            per_figure[figures] = (total - start_up) / figures
-            print(f"{records} records, {figures} figures, 1% changed: {total:.2f} s whole process, {total - start_up:.2f} s beyond start-up "
-                  f"(reading both revisions {read:.2f} s, comparing {compare:.3f} s; {changes} changes)")
-        if len(per_figure) > 1:
-            print(linearity("diff", per_figure))
+        diff_revisions = [specdb, "diff", "HEAD~1", "HEAD", "--specs", specs, "--stat"]
+        cold = timed(diff_revisions, env)
+        # A new commit on top: its parent (HEAD) is known, the commit is not.
+        (root / "specs" / "source" / "synthetic-note.yaml").write_text(
+            "schema: 1\nid: synthetic-note\nkind: source\nname: A new source\npublisher: bench\ncitation: added by bench/diff.py\npublished: 2026-01-01\n"
+        )
+        git(root, "add", "-A")
+        git(root, "commit", "-qm", "one source added")
+        new_commit = timed([specdb, "diff", "HEAD~1", "HEAD", "--specs", specs, "--stat"], env)
+        git(root, "reset", "-q", "--hard", "HEAD~1")
+
+        databases = []
+        for revision in ("HEAD~1", "HEAD"):
+            checkout = Path(folder) / f"at-{revision.replace('~', '-')}"
+            git(root, "worktree", "add", "-q", "--detach", str(checkout), revision)
+            database = Path(folder) / f"{checkout.name}.sqlite"
+            subprocess.run([specdb, "build", "--specs", str(checkout / "specs"), "--db", str(database)], env=env, check=True, stderr=subprocess.DEVNULL)
+            databases.append(str(database))
+
+        commands = {
+            "specdb --version": [specdb, "--version"],
+            "python -c 'import sqlite3'": [sys.executable, "-c", "import sqlite3"],
+            "git diff --stat HEAD~1 HEAD": ["git", "-C", str(root), "diff", "--stat", "HEAD~1", "HEAD"],
+            "diff HEAD~1 HEAD (warm)": diff_revisions,
+            "diff of two database files": [specdb, "diff", *databases, "--stat"],
+        }
+        runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+        for _ in range(args.rounds):
+            for name, command in commands.items():
+                runs[name].append(timed(command, env))
+
+    medians = {name: (statistics.median(c for c, _ in found), statistics.median(w for _, w in found)) for name, found in runs.items()}
+    start_cpu, start_wall = medians["specdb --version"]
+    print(f"{'command':34} {'CPU':>9} {'wall':>9} {'CPU beyond start-up':>20} {'wall beyond start-up':>21}")
+    for name, (cpu, wall) in medians.items():
+        beyond = f"{(cpu - start_cpu) * 1000:18.0f} ms {(wall - start_wall) * 1000:18.0f} ms" if name.startswith("diff") else ""
+        print(f"{name:34} {cpu * 1000:6.0f} ms {wall * 1000:6.0f} ms {beyond}")
+    for name, (cpu, wall) in (("first diff, both revisions new", cold), ("first diff after a new commit", new_commit)):
+        print(f"{name:34} {cpu * 1000:6.0f} ms {wall * 1000:6.0f} ms {(cpu - start_cpu) * 1000:18.0f} ms {(wall - start_wall) * 1000:18.0f} ms  (one run)")
+    print(f"medians of {args.rounds} interleaved rounds")
 
 
 if __name__ == "__main__":

@@ -333,3 +333,20 @@ def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
     assert "reading c0" in shown and "reading c1" in shown
     piped = cli(*args, data=False)
     assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
+
+
+def test_history_tells_its_progress_commit_by_commit(history, databases):
+    from specdb.history import figure_history
+    from specdb.store import connect_readonly
+
+    told = []
+    rows = figure_history(connect_readonly(databases / "c0.sqlite"), history, "test-gpu", "memory_bandwidth", progress=lambda *step: told.append(step))
+    # The GPU's file changed in c0, c1, c2, c3, c4, c5, c7 and c8.
+    assert told == [("reading the history of accelerator/test-gpu.yaml", done, 8) for done in range(1, 9)]
+    assert [row["value"] for row in rows if row["commit"]] == ["3.35 TB/s", "3.6 TB/s"]
+
+
+def test_a_diff_of_two_database_files_imports_no_validation_or_orm_library(databases):
+    from conftest import heavy_modules_loaded
+
+    assert heavy_modules_loaded(["diff", str(databases / "c0.sqlite"), str(databases / "edited.sqlite"), "--stat"]) == []

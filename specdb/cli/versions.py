@@ -62,8 +62,6 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
     if not sys.stderr.isatty():
         yield None
         return
-    import click
-
     reading: list[Any] = []  # the bar of the one thing being read
 
     def finish() -> None:
@@ -73,7 +71,7 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
     def show(label: str, done: int, total: int) -> None:
         if not reading or reading[0].label != label or done < reading[0].pos:
             finish()
-            reading.append(click.progressbar(length=total, label=label, file=sys.stderr))
+            reading.append(typer.progressbar(length=total, label=label, file=sys.stderr))
         reading[0].update(done - reading[0].pos)
 
     try:
