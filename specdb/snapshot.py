@@ -161,8 +161,10 @@ _OWNER = {
 def changed_records(old: Path, new: Path) -> set[str]:
     """Ids of the records and sources that differ in any row between two database files, or are in one only.
 
-    SQLite compares the rows itself (EXCEPT), each with the record it belongs to; two databases whose tables have
-    different columns (made by different specdb versions) have every record compared.
+    SQLite compares the rows itself, each with the record it belongs to and the keys that place it there, so no two
+    rows of one record are alike: a record whose rows are as many on both sides and which has no new row missing
+    from the old side is unchanged. Two databases whose tables have different columns (made by different specdb
+    versions) have every record compared.
     """
     connection = sqlite3.connect(":memory:", uri=True)
     try:
@@ -175,8 +177,10 @@ def changed_records(old: Path, new: Path) -> set[str]:
                 return {row[0] for name in ("old", "new") for table in ("record", "source") for row in connection.execute(f"SELECT id FROM {name}.{table}")}
             values = ", ".join([owner, *keys, *(f"t.{column}" for column in columns[0] if column not in numbering)])
             old_rows, new_rows = (f"SELECT {values} FROM {name}.{table} t {joins.replace('JOIN ', f'JOIN {name}.')}" for name in ("old", "new"))
-            query = f"SELECT * FROM ({old_rows} EXCEPT {new_rows}) UNION ALL SELECT * FROM ({new_rows} EXCEPT {old_rows})"
+            old_counts, new_counts = (f"SELECT {owner}, count(*) FROM {name}.{table} t {joins.replace('JOIN ', f'JOIN {name}.')} GROUP BY {owner}" for name in ("old", "new"))
+            query = f"SELECT * FROM ({old_counts} EXCEPT {new_counts}) UNION ALL SELECT * FROM ({new_counts} EXCEPT {old_counts})"
             changed.update(row[0] for row in connection.execute(query))
+            changed.update(row[0] for row in connection.execute(f"{new_rows} EXCEPT {old_rows}"))
         return changed
     finally:
         connection.close()

@@ -21,8 +21,9 @@ from specdb.snapshot import changed_records
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
+LONG_NOTE = "A fabric for the tests, with a note long enough to be cut short in a summary line."
 GIT = ["git", "-c", "user.name=t", "-c", "user.email=t@example.com"]
-VALID = ("c0", "c1", "c2", "c3", "c4", "c5", "c7", "c8", "c9")
+VALID = ("c0", "c1", "c2", "c3", "c4", "c5", "c7", "c8", "c9", "c10")
 PAIRS = [*zip(VALID, VALID[1:]), ("c0", "c9"), ("c9", "c0"), ("c2", "c8")]
 
 
@@ -36,7 +37,8 @@ def _edit(path, old, new):
 def history(tmp_path_factory):
     """c0 the test data; c1 a GPU figure that moves an unchanged platform's ratios; c2 a direction; c3 a value with its
     review date; c4 a claim citing a new source; c5 a history-only edit; c6 a rename with unchanged bytes (invalid);
-    c7 a record renamed through an alias; c8 a source deleted; c9 review policies, which reach every record."""
+    c7 a record renamed through an alias; c8 a source deleted; c9 review policies, which reach every record; c10 a
+    source's publisher, a long note, a figure citing a new source, a value written another way."""
     root = tmp_path_factory.mktemp("history") / "repo"
     specs = root / "data" / "specs"
     shutil.copytree(TEST_SPECS, specs)
@@ -78,6 +80,14 @@ def history(tmp_path_factory):
     commit("c8")
     (specs / "policy.yaml").write_text("schema: 1\nreview:\n  accelerator:\n    warn_after: {count: 6, period: month}\n")
     commit("c9")
+    _edit(specs / "source" / "test-datasheet.yaml", "publisher: Test Vendor", "publisher: Test Vendor Inc.")
+    _edit(specs / "fabric" / "test-fabric.yaml", "released: 2021-11", f"released: 2021-11\nnotes: {LONG_NOTE}")
+    (specs / "source" / "test-whitepaper.yaml").write_text(
+        "schema: 1\nid: test-whitepaper\nkind: source\nname: A whitepaper\npublisher: Test Vendor\nurl: https://example.com/paper\npublished: 2024-01-02\n"
+    )
+    _edit(gpu, "sources: [{ref: test-datasheet}]\n  scale_up", "sources: [{ref: test-whitepaper}]\n  scale_up")
+    _edit(gpu, "value: 3.6 TB/s", "value: 3600 GB/s")
+    commit("c10")
     return specs
 
 
@@ -85,15 +95,20 @@ ALL_FORMATS = (*FORMATS, "stat")
 
 
 def _whole(old, new, specs):
-    """The report in every format from both versions read whole, each on its own."""
+    """The report in every format from both versions read whole, each on its own, and the two versions."""
     before, after = open_version(old, specs), open_version(new, specs)
     changes = diff(before, after)
-    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}
+    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}, before, after
 
 
 def _reading_changes_only(old, new, specs):
     before, after, changes = compare_versions(old, new, specs)
-    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}
+    return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}, before, after
+
+
+def _same_versions(found, expected):
+    """What the library returns of each version besides the report is what reading it whole gives."""
+    return [(s.label, s.git_revision, s.content_hash) for s in found] == [(s.label, s.git_revision, s.content_hash) for s in expected]
 
 
 def _changes(old, new, specs):
@@ -102,10 +117,12 @@ def _changes(old, new, specs):
 
 def test_every_format_matches_the_whole_reading_on_every_kind_of_change(history):
     for old, new in PAIRS:
-        expected = _whole(old, new, history)
+        expected, *versions = _whole(old, new, history)
         # The first diff meets a revision unseen and reads it whole; the second reads only the changed files.
         for _ in range(2):
-            assert _reading_changes_only(old, new, history) == expected, (old, new)
+            found, *read = _reading_changes_only(old, new, history)
+            assert found == expected, (old, new)
+        assert _same_versions(read, versions)
 
 
 def test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history):
@@ -276,8 +293,10 @@ def databases(history, tmp_path_factory):
 
 def test_two_database_files_report_what_their_whole_reading_reports(history, databases):
     old, new = str(databases / "c0.sqlite"), str(databases / "edited.sqlite")
-    assert _reading_changes_only(old, new, history) == _whole(old, new, history)
-    assert _reading_changes_only(new, old, history) == _whole(new, old, history)
+    for pair in ((old, new), (new, old)):
+        found, *read = _reading_changes_only(*pair, history)
+        expected, *versions = _whole(*pair, history)
+        assert found == expected and _same_versions(read, versions)
     assert changed_records(databases / "c0.sqlite", databases / "edited.sqlite") == {"test-gpu", "test-brief"}
     assert [(c.change, c.record, c.figure, c.old, c.new) for c in compare_versions(old, new, history)[2]] == [
         ("record_added", "test-brief", None, None, "A brief"),
@@ -341,12 +360,88 @@ def test_history_tells_its_progress_commit_by_commit(history, databases):
 
     told = []
     rows = figure_history(connect_readonly(databases / "c0.sqlite"), history, "test-gpu", "memory_bandwidth", progress=lambda *step: told.append(step))
-    # The GPU's file changed in c0, c1, c2, c3, c4, c5, c7 and c8.
-    assert told == [("reading the history of accelerator/test-gpu.yaml", done, 8) for done in range(1, 9)]
-    assert [row["value"] for row in rows if row["commit"]] == ["3.35 TB/s", "3.6 TB/s"]
+    # The GPU's file changed in c0, c1, c2, c3, c4, c5, c7, c8 and c10.
+    assert told == [("reading the history of accelerator/test-gpu.yaml", done, 9) for done in range(1, 10)]
+    # The database is c0's: its history entry and its current value; git adds each commit that changed the value.
+    assert rows[0] == {"origin": "history entry", "date": "2022-03-22", "value": "3 TB/s", "status": "announced", "reviewed": "2022-04-01", "sources": ["test-datasheet"], "commit": None}
+    assert [(row["value"], row["origin"].split(": ")[-1]) for row in rows[1:-1]] == [("3.35 TB/s", "c0"), ("3.6 TB/s", "c1"), ("3600 GB/s", "c10")]
+    assert rows[-1] == {"origin": "current", "date": "2023-01-01", "value": "3.35 TB/s", "status": "shipping", "reviewed": "2026-07-15", "sources": ["test-datasheet"], "commit": None}
 
 
 def test_a_diff_of_two_database_files_imports_no_validation_or_orm_library(databases):
     from conftest import heavy_modules_loaded
 
     assert heavy_modules_loaded(["diff", str(databases / "c0.sqlite"), str(databases / "edited.sqlite"), "--stat"]) == []
+
+
+def _commit(history, tag):
+    return subprocess.run(["git", "-C", str(history), "rev-parse", tag], capture_output=True, text=True, check=True).stdout[:10]
+
+
+def test_the_working_tree_is_named_as_such(history, cli):
+    result = cli("diff", "c8", "--stat", "--specs", str(history), data=False)
+    # The working tree is c10: c9's policy gives the GPU's four figures a warning age, c10 makes five changes.
+    assert result.stdout == f"c8 ({_commit(history, 'c8')}) -> working tree: 9 changes\n" + "".join(
+        f"  {kind:18} {count}\n" for kind, count in (
+            ("record_added", 1), ("record_changed", 1), ("value_changed", 1), ("sources_changed", 1), ("source_changed", 1), ("review_changed", 4),
+        )
+    )
+
+
+def test_summary_lines_for_each_kind_of_change(history, cli):
+    run = lambda old, new: cli("diff", old, new, "--specs", str(history), data=False).stdout  # noqa: E731
+    assert run("c1", "c2") == (
+        f"c1 ({_commit(history, 'c1')}) -> c2 ({_commit(history, 'c2')}): 1 counting changed, 2 ratio changed\n\n"
+        "test-gpu\n  scale_up_bandwidth: direction bidirectional -> per-direction\n\n"
+        "test-system (tier ratios)\n"
+        "  memory_to_scale_up: 8x -> 4x (-50%) (basis per-direction)\n"  # 3600 / 450, 3600 / 900
+        "  scale_up_to_scale_out: 9x -> 18x (+100%) (basis per-direction)\n"  # 450 / 50, 900 / 50
+    )
+    assert run("c7", "c8") == (
+        f"c7 ({_commit(history, 'c7')}) -> c8 ({_commit(history, 'c8')}): 1 record removed, 1 history changed\n\n"
+        "test-brief\n  removed: A brief\n\n"
+        "test-gpu\n  memory_bandwidth: history 1 sources: removed / added: ['test-brief'] -> ['test-datasheet']\n"
+    )
+    assert run("c9", "c10") == (
+        f"c9 ({_commit(history, 'c9')}) -> c10 ({_commit(history, 'c10')}): "
+        "1 record added, 1 record changed, 1 value changed, 1 sources changed, 1 source changed\n\n"
+        "test-datasheet\n  publisher: 'Test Vendor' -> 'Test Vendor Inc.'\n\n"
+        # The note is cut to 57 characters and '...', 60 in all.
+        "test-fabric\n  notes: none -> 'A fabric for the tests, with a note long enough to be cut...'\n\n"
+        "test-gpu\n  dense_bf16_flops: sources -test-datasheet +test-whitepaper\n"
+        "  memory_bandwidth: 3.6 TB/s -> 3600 GB/s [rewritten, same quantity]\n\n"
+        "test-whitepaper\n  added: A whitepaper\n"
+    )
+
+
+def _edited_copy(databases, tmp_path, *statements):
+    copy = tmp_path / "copy.sqlite"
+    shutil.copy(databases / "c0.sqlite", copy)
+    with sqlite3.connect(copy) as connection:
+        for statement in statements:
+            connection.execute(statement)
+    return copy
+
+
+def test_a_row_gone_from_a_record_changes_it_either_way(databases, tmp_path):
+    fewer = _edited_copy(databases, tmp_path, "DELETE FROM alias WHERE alias = 'Test GPU SXM'")
+    assert changed_records(databases / "c0.sqlite", fewer) == changed_records(fewer, databases / "c0.sqlite") == {"test-gpu"}
+
+
+def test_rows_numbered_differently_are_the_same_rows(databases, tmp_path):
+    renumbered = _edited_copy(
+        databases, tmp_path,
+        "UPDATE figure SET id = id + 1000",
+        "UPDATE claim SET id = id + 1000, figure_id = figure_id + 1000",
+        "UPDATE citation SET id = id + 1000, figure_id = figure_id + 1000, claim_id = claim_id + 1000",
+        "UPDATE collective_run SET figure_id = figure_id + 1000",
+    )
+    assert changed_records(databases / "c0.sqlite", renumbered) == set()
+
+
+def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
+    _edit(specs / "link" / "test-pcie.yaml", "kind: link", "kind: lnk")
+    with pytest.raises(InvalidSpecs) as raised:
+        compare_versions(str(specs), str(TEST_SPECS), tmp_path)
+    assert raised.value.exit_code == 2
+    assert [problem.path for problem in raised.value.problems] == [f"{specs}/link/test-pcie.yaml"]
