@@ -445,3 +445,42 @@ def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
         compare_versions(str(specs), str(TEST_SPECS), tmp_path)
     assert raised.value.exit_code == 2
     assert [problem.path for problem in raised.value.problems] == [f"{specs}/link/test-pcie.yaml"]
+
+
+def test_a_kind_change_figures_added_removed_and_rewritten():
+    from specdb.diff import Change
+    from specdb.snapshot import FigureState, RecordState, Snapshot
+
+    def figure(text, value):
+        return FigureState({"value_text": text, "value": value, "unit": "B/s"}, ())
+
+    old = Snapshot("old", {"r": RecordState("r", "link", {"name": "R"}, figures={"a": figure("1 GB/s", 1e9), "b": figure("2 GB/s", 2e9)})})
+    new = Snapshot("new", {"r": RecordState("r", "fabric", {"name": "R"}, figures={"a": figure("1000 MB/s", 1e9), "c": figure("3 GB/s", 3e9)})})
+    assert diff(old, new) == [
+        Change("record_changed", "r", old="link", new="fabric", detail="kind"),
+        Change("value_changed", "r", "a", old="1 GB/s", new="1000 MB/s", percent=0.0, detail="rewritten, same quantity"),
+        Change("figure_removed", "r", "b", old="2 GB/s"),
+        Change("figure_added", "r", "c", new="3 GB/s"),
+    ]
+
+
+def test_a_revision_against_a_folder_or_a_database(history, databases, tmp_path):
+    folder = _folder_at(history, "c1", tmp_path / "c1")
+    for old, new in (("c0", str(folder)), (str(folder), "c0"), ("c1", str(databases / "c0.sqlite"))):
+        found, *_ = _reading_changes_only(old, new, history)
+        expected, *_ = _whole(old, new, history)
+        assert found == expected
+    # c0 to c1 moved the GPU's memory bandwidth and two of the platform's ratios.
+    assert [c.change for c in compare_versions("c0", str(folder), history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
+
+
+def test_progress_names_each_version_read_whole(history, specs):
+    told = []
+    compare_versions(str(specs), str(specs), specs, progress=lambda *step: told.append(step))
+    # The test data has six files, read once for each side.
+    assert told == [(f"reading {specs}", done, 6) for done in range(1, 7)] * 2
+    compare_versions("c8", "c9", history)
+    told.clear()
+    compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
+    # The policy file changed between them, so both are read whole again: c8 has six files, c9 the policy as well.
+    assert [step for step in told if step[1] == step[2]] == [("reading c8", 6, 6), ("reading c9", 7, 7)]
