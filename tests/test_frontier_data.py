@@ -106,3 +106,12 @@ def test_switch_and_memory_figures_that_do_not_fit_are_refused(cli, specs, case,
     result = cli("validate")
     assert result.exit_code == 1
     assert f"{relpath}:" in result.stdout and message in result.stdout, result.stdout
+
+
+def test_helios_tiers_follow_amds_white_paper(bundled):
+    [helios] = ratio_rows(bundled, "per-direction", platform="amd-helios")
+    # MI455X: 23.3 TB/s HBM4; 3.6 TB/s scale-up both ways = 1.8 TB/s each way; 600 GB/s scale-out both ways = 300 GB/s.
+    assert (helios["memory_gbps"], helios["scale_up_gbps"], helios["scale_out_gbps"]) == (23300, 1800, 300)
+    # 23,300 / 1,800 = 12.94; 1,800 / 300 = 6; 23,300 / 300 = 77.67; 5.03 PFLOPS / 300 GB/s = 16,767 FLOP per byte.
+    assert (helios["memory_to_scale_up"], helios["scale_up_to_scale_out"], helios["memory_to_scale_out"]) == (12.94, 6, 77.67)
+    assert helios["bf16_flop_per_network_byte"] == 16767
