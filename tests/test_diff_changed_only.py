@@ -447,20 +447,25 @@ def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
     assert [problem.path for problem in raised.value.problems] == [f"{specs}/link/test-pcie.yaml"]
 
 
-def test_a_kind_change_figures_added_removed_and_rewritten():
+def test_a_kind_change_figures_added_removed_rewritten_and_an_unclassified_column():
     from specdb.diff import Change
     from specdb.snapshot import FigureState, RecordState, Snapshot
 
     def figure(text, value):
         return FigureState({"value_text": text, "value": value, "unit": "B/s"}, ())
 
-    old = Snapshot("old", {"r": RecordState("r", "link", {"name": "R"}, figures={"a": figure("1 GB/s", 1e9), "b": figure("2 GB/s", 2e9)})})
-    new = Snapshot("new", {"r": RecordState("r", "fabric", {"name": "R"}, figures={"a": figure("1000 MB/s", 1e9), "c": figure("3 GB/s", 3e9)})})
+    def unclassified(shelf):
+        return FigureState({"value_text": "1 GB/s", "value": 1e9, "unit": "B/s", "shelf": shelf}, ())
+
+    old = Snapshot("old", {"r": RecordState("r", "link", {"name": "R"}, figures={"a": figure("1 GB/s", 1e9), "b": figure("2 GB/s", 2e9), "d": unclassified(1)})})
+    new = Snapshot("new", {"r": RecordState("r", "fabric", {"name": "R"}, figures={"a": figure("1000 MB/s", 1e9), "c": figure("3 GB/s", 3e9), "d": unclassified(2)})})
     assert diff(old, new) == [
         Change("record_changed", "r", old="link", new="fabric", detail="kind"),
         Change("value_changed", "r", "a", old="1 GB/s", new="1000 MB/s", percent=0.0, detail="rewritten, same quantity"),
         Change("figure_removed", "r", "b", old="2 GB/s"),
         Change("figure_added", "r", "c", new="3 GB/s"),
+        # A column diff does not classify is still reported.
+        Change("figure_changed", "r", "d", old=1, new=2, detail="shelf"),
     ]
 
 
@@ -484,3 +489,7 @@ def test_progress_names_each_version_read_whole(history, specs):
     compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
     # The policy file changed between them, so both are read whole again: c8 has six files, c9 the policy as well.
     assert [step for step in told if step[1] == step[2]] == [("reading c8", 6, 6), ("reading c9", 7, 7)]
+    told.clear()
+    compare_versions("c9", None, history, progress=lambda *step: told.append(step))
+    # Against the working tree both are read whole; the working tree is c10, with one source more than c9.
+    assert [step for step in told if step[1] == step[2]] == [("reading c9", 7, 7), ("reading working tree", 8, 8)]
