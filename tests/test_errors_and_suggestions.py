@@ -87,3 +87,24 @@ def test_words_less_than_six_tenths_alike_are_not_suggested():
     # "abcd" and "abxy": 2 x 2 / 8 = 0.5; "abcd" and "abcx": 2 x 3 / 8 = 0.75.
     assert closest("abcd", ["abxy", "abcx"]) == ["abcx"]
     assert did_you_mean("abcd", ["abxy"]) == ""
+
+
+def test_a_word_that_starts_the_name_comes_first_even_when_another_is_more_alike():
+    # "h100sxm580gbhbm3" starts with "h100" but is 8/20 alike; "hgxh100" only contains it but is 8/11 alike.
+    assert closest("h100", ["HGX H100", "H100 SXM5 80GB HBM3"]) == ["H100 SXM5 80GB HBM3", "HGX H100"]
+
+
+def test_a_name_containing_the_word_is_suggested_however_long_it_is():
+    # "nvidiahgxh1008gpuboard" contains "h100" and is only 8/26 alike.
+    assert closest("h100", ["NVIDIA HGX H100 8-GPU board"]) == ["NVIDIA HGX H100 8-GPU board"]
+
+
+def test_six_tenths_alike_is_close_enough():
+    # "abcde" and "abcxx": 2 x 3 matching / 10 characters = 0.6 exactly.
+    assert closest("abcde", ["abcxx"]) == ["abcxx"]
+
+
+def test_three_suggestions_at_most_unless_asked():
+    known = ["gpu-1", "gpu-2", "gpu-3", "gpu-4"]
+    assert closest("gpu", known) == ["gpu-1", "gpu-2", "gpu-3"]
+    assert did_you_mean("gpu", known) == "; did you mean 'gpu-1' or 'gpu-2' or 'gpu-3'?"

@@ -332,3 +332,41 @@ def test_a_derivation_names_figures_that_exist(tmp_path):
 def test_problems_print_as_path_line_column_or_just_the_path():
     assert str(Problem("specs/a.yaml", 3, 7, "bad", "yaml")) == "specs/a.yaml:3:7: bad"
     assert str(Problem("specs/a.yaml", 0, 0, "cannot read file", "unreadable")) == "specs/a.yaml: cannot read file"
+
+
+@pytest.mark.parametrize("find, replace, where, message", [
+    ("kind: accelerator", "kind: cable", (3, 7), "kind: 'cable' is not one of 'accelerator', 'link', 'fabric', 'system' or 'cluster'"),
+    ("id: test-npu", "id: Test_NPU", (2, 5), "id: 'Test_NPU' has characters that are not allowed (lowercase letters, digits, '-' for ids; '_' for figure names)"),
+    ("name: Test NPU", "name: {first: Test, second: NPU}", (4, 7), "name: expected text"),
+    ("vendor: Test Vendor\n", "vendor: Test Vendor\naliases: Test NPU 96\n", (6, 10), "aliases: expected a list"),
+    ("vendor: Test Vendor\n", "vendor: Test Vendor\nreview: weekly\n", (6, 9), "review: expected a mapping of keys"),
+    ("sources: [{ref: test-datasheet}]", "sources: []", (12, 14), "figures.memory_capacity.sources: must not be empty"),
+])
+def test_a_value_of_the_wrong_shape_says_what_was_expected(tmp_path, find, replace, where, message):
+    text = HEAD + CAPACITY
+    assert find in text
+    assert _npu(tmp_path, text.replace(find, replace), head="") == [(*where, message, "invalid-value")]
+
+
+def test_figures_must_be_a_mapping(tmp_path):
+    assert _npu(tmp_path, " [memory_capacity]\n", head=HEAD.replace("figures:\n", "figures:")) == [(6, 10, "figures: expected a mapping of keys", "invalid-value")]
+
+
+def test_a_missing_key_is_named_in_full_at_its_mapping(tmp_path):
+    assert _npu(tmp_path, CAPACITY.replace("    status: shipping\n", "")) == [(8, 5, "missing key 'figures.memory_capacity.status'", "missing-key")]
+
+
+def test_a_key_really_named_like_pydantics_marker_is_an_unknown_key_where_it_is(tmp_path):
+    # pydantic marks a bad mapping key with "[key]"; a key that really is "[key]" is reported as the unknown key it is.
+    assert _npu(tmp_path, CAPACITY + '    "[key]": x\n') == [(13, 5, "unknown key 'figures.memory_capacity.[key]'", "unknown-key")]
+    entry = _history(("80 GB", "2022-06")).replace("test-datasheet}]}", 'test-datasheet}], "[key]": x}')
+    # "      - {value: 80 GB, as_of: 2022-06, reviewed: 2026-07-15, sources: [{ref: test-datasheet}], " is 95 characters.
+    assert _npu(tmp_path, entry) == [(14, 96, "unknown key 'figures.memory_capacity.history[0].[key]'", "unknown-key")]
+
+
+def test_a_bad_role_holding_text_with_brackets_is_still_reported_as_the_role(tmp_path):
+    head = HEAD.replace("figures:\n", 'uses: {gpu: "x[key]"}\nfigures:\n')
+    assert _npu(tmp_path, CAPACITY, head) == [
+        (6, 8, "uses: 'gpu' is not an allowed name here", "invalid-value"),
+        (6, 13, "uses.gpu: 'x[key]' has characters that are not allowed (lowercase letters, digits, '-' for ids; '_' for figure names)", "invalid-value"),
+    ]
