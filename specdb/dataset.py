@@ -231,7 +231,7 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     text = ""
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text.replace("schema_", "schema")
+    return text
 
 
 def _message(error: Any) -> str:

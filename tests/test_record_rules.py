@@ -356,6 +356,12 @@ def test_a_missing_key_is_named_in_full_at_its_mapping(tmp_path):
     assert _npu(tmp_path, CAPACITY.replace("    status: shipping\n", "")) == [(8, 5, "missing key 'figures.memory_capacity.status'", "missing-key")]
 
 
+def test_a_key_is_named_as_written(tmp_path):
+    # The record's `schema` key is a Python attribute `schema_` inside; no name the user wrote is rewritten.
+    assert _npu(tmp_path, CAPACITY + "    schema_note: x\n") == [(13, 5, "unknown key 'figures.memory_capacity.schema_note'", "unknown-key")]
+    assert _npu(tmp_path, CAPACITY, HEAD.replace("schema: 1\n", "")) == [(1, 1, "missing key 'schema'", "missing-key")]
+
+
 def test_a_key_really_named_like_pydantics_marker_is_an_unknown_key_where_it_is(tmp_path):
     # pydantic marks a bad mapping key with "[key]"; a key that really is "[key]" is reported as the unknown key it is.
     assert _npu(tmp_path, CAPACITY + '    "[key]": x\n') == [(13, 5, "unknown key 'figures.memory_capacity.[key]'", "unknown-key")]

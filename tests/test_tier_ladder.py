@@ -177,6 +177,15 @@ def test_trend_calls_a_change_within_five_percent_held():
     assert trend([_row("p1", "V", 10), _row("p2", "V", 9.5)]) == ["V node-edge cliff, scale-up / scale-out: 10x p1 -> 9.5x p2 (held)"]
 
 
+def test_trend_compares_the_first_and_the_last_of_three_generations():
+    rows = [_row("p1", "V", 8, 20000), _row("p2", "V", 12, 30000), _row("p3", "V", 16, 45000)]
+    # 12 / 8 = 1.5 and 16 / 12 = 1.33 grew; 45,000 / 20,000 = 2.25, x2.2 to one decimal (half to even).
+    assert trend(rows) == [
+        "V node-edge cliff, scale-up / scale-out: 8x p1 -> 12x p2 (grew) -> 16x p3 (grew)",
+        "V dense BF16 FLOP per byte of scale-out bandwidth: 20,000 (p1) -> 45,000 (p3), x2.2",
+    ]
+
+
 def test_trend_needs_two_platforms_with_a_cliff_per_vendor_and_two_with_flop_per_byte_for_its_second_line():
     rows = [
         _row("a1", "A", 8, 20000), _row("a2", "A", None, 30000), _row("a3", "A", 16, 45000),
