@@ -1,12 +1,15 @@
 """The tier ladder read through its `Figures` interface (what a database or a snapshot of specs answers), with platforms
 written here so that each rule of the ladder has a case of its own. Expected values are worked out in the comments."""
 
+import shutil
 from dataclasses import dataclass, field
 
 import pytest
 
+from conftest import TEST_SPECS
 from specdb.errors import NotFound, UsageError
-from specdb.tiers import Bandwidth, System, ratio_rows, same_basis, trend
+from specdb.store import open_fresh
+from specdb.tiers import Bandwidth, System, platforms, ratio_rows, same_basis, trend
 
 
 @dataclass
@@ -88,6 +91,7 @@ def test_a_system_scale_up_figure_overrides_its_accelerator():
 
 @pytest.mark.parametrize("flops, shown", [
     (1e12, 10),  # 1 TFLOP/s / 100 GB/s = 10
+    (1e11, 1),  # exactly one: a whole number
     (1.26e11, 1),  # 1.26: a whole number
     (7e10, 0.7),  # under one FLOP per byte: the fraction, not a rounded 1 or 0
     (5e10, 0.5),
@@ -96,7 +100,8 @@ def test_a_system_scale_up_figure_overrides_its_accelerator():
 def test_flop_per_byte_is_whole_from_one_up_and_a_fraction_below(flops, shown):
     ladder = _ladder()
     _platform(ladder, "box", "gpu", flops=flops)
-    assert ratio_rows(ladder)[0]["bf16_flop_per_network_byte"] == shown
+    found = ratio_rows(ladder)[0]["bf16_flop_per_network_byte"]
+    assert found == shown and type(found) is type(shown)  # JSON prints 1, not 1.0
 
 
 def test_a_missing_tier_leaves_its_ratios_and_flop_per_byte_empty():
@@ -197,4 +202,32 @@ def test_trend_needs_two_platforms_with_a_cliff_per_vendor_and_two_with_flop_per
         "A node-edge cliff, scale-up / scale-out: 8x a1 -> 16x a3 (grew)",
         "A dense BF16 FLOP per byte of scale-out bandwidth: 20,000 (a1) -> 45,000 (a3), x2.2",
         "C node-edge cliff, scale-up / scale-out: 4x c1 -> 4x c2 (held)",
+    ]
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    """The test data built into a database, with a second platform that gives no release date of its own."""
+    folder = tmp_path_factory.mktemp("ladder")
+    specs = folder / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    system = (specs / "system" / "test-system.yaml").read_text()
+    (specs / "system" / "test-system-undated.yaml").write_text(system.replace("id: test-system", "id: test-system-undated").replace("released: 2022-09\n", ""))
+    return open_fresh(folder / "specdb.sqlite", specs)
+
+
+def test_a_platform_read_from_the_database_names_where_each_tier_comes_from(database):
+    found = {platform.id: platform for platform in platforms(database)}
+    system = found["test-system"]
+    assert (system.name, system.vendor, system.released, system.accelerator) == ("Test System 8-GPU", "Test Vendor", "2022-09-01", "test-gpu")
+    assert (system.scale_up_link, system.scale_out_fabric, system.domain_size, system.dense_bf16_flops) == ("test-link", "test-fabric", 8, 989e12)
+    assert system.tiers["memory"] == Bandwidth(3.35e12, "total", "test-gpu", "memory_bandwidth")
+    assert system.tiers["scale_up"] == Bandwidth(900e9, "bidirectional", "test-gpu", "scale_up_bandwidth")
+    assert system.tiers["scale_out"] == Bandwidth(50e9, "per-direction", "test-system", "scale_out_bandwidth")
+
+
+def test_a_platform_without_a_release_date_takes_its_accelerators(database):
+    # test-gpu was released 2022-09: the undated platform sorts with it, after test-system by id.
+    assert [(platform.id, platform.released) for platform in platforms(database)] == [
+        ("test-system", "2022-09-01"), ("test-system-undated", "2022-09-01"),
     ]
