@@ -5,6 +5,7 @@ Line and column numbers are counted by hand in the text written by each test.
 """
 
 import datetime as dt
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -327,6 +328,11 @@ def test_a_derivation_names_figures_that_exist(tmp_path):
     assert broken != link
     [(path, _, _, message, code)] = _problems(tmp_path, {"link/test-link.yaml": broken})
     assert (path, message, code) == ("link/test-link.yaml", "derived: no figure 'test-gpu.per_link_bandwidth'", "unknown-figure")
+    # A record that does not exist, and a source, which holds no figures.
+    for other in ("no-such-record", "test-datasheet"):
+        broken = link.replace("product: [links_per_accelerator, per_link_bandwidth]", f"product: [{other}.per_link_bandwidth]")
+        [(_, _, _, message, _)] = _problems(tmp_path, {"link/test-link.yaml": broken})
+        assert message == f"derived: no figure '{other}.per_link_bandwidth'"
 
 
 def test_problems_print_as_path_line_column_or_just_the_path():
@@ -376,3 +382,16 @@ def test_a_bad_role_holding_text_with_brackets_is_still_reported_as_the_role(tmp
         (6, 8, "uses: 'gpu' is not an allowed name here", "invalid-value"),
         (6, 13, "uses.gpu: 'x[key]' has characters that are not allowed (lowercase letters, digits, '-' for ids; '_' for figure names)", "invalid-value"),
     ]
+
+
+def test_a_spec_file_that_cannot_be_read_is_a_problem_of_the_whole_file(tmp_path):
+    specs = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    os.symlink(specs / "nowhere.yaml", specs / "link" / "dangling.yaml")
+    dataset = load_specs(specs)
+    [problem] = dataset.problems
+    assert (problem.path, problem.line, problem.column, problem.code) == (str(specs / "link" / "dangling.yaml"), 0, 0, "layout")
+    assert "broken symbolic link" in problem.message
+    # What was read is still recorded: where from, and each file's metadata for the build to keep.
+    assert dataset.root == specs
+    assert dataset.stamp is not None and "test-gpu.yaml" in dataset.stamp.lines
