@@ -395,3 +395,17 @@ def test_a_spec_file_that_cannot_be_read_is_a_problem_of_the_whole_file(tmp_path
     # What was read is still recorded: where from, and each file's metadata for the build to keep.
     assert dataset.root == specs
     assert dataset.stamp is not None and "test-gpu.yaml" in dataset.stamp.lines
+
+
+def test_a_file_too_large_to_be_a_record_is_refused_unread_and_its_id_is_not_reported_again(tmp_path):
+    specs = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    # A sparse 60 MiB file (62.9 MB) standing where the test link was: the GPU's `uses` of it is not a second problem.
+    (specs / "link" / "test-link.yaml").unlink()
+    with open(specs / "link" / "test-link.yaml", "wb") as big:
+        big.truncate(60 * 2**20)
+    dataset = load_specs(specs)
+    assert [(p.path, p.line, p.column, p.message, p.code) for p in dataset.problems] == [
+        (str(specs / "link" / "test-link.yaml"), 0, 0, "file is 62.9 MB; a record file is at most 5 MiB", "unreadable"),
+    ]
+    assert dataset.root == specs
