@@ -409,3 +409,29 @@ def test_a_file_too_large_to_be_a_record_is_refused_unread_and_its_id_is_not_rep
         (str(specs / "link" / "test-link.yaml"), 0, 0, "file is 62.9 MB; a record file is at most 5 MiB", "unreadable"),
     ]
     assert dataset.root == specs
+
+
+def test_a_file_that_is_not_a_mapping_or_not_yaml_is_reported_in_the_file(tmp_path):
+    assert _problems(tmp_path, {NPU: "- just\n- a list\n"}) == [(NPU, 1, 1, "a record file must be a mapping of keys", "yaml")]
+    [(path, line, column, message, code)] = _problems(tmp_path, {NPU: HEAD.replace("vendor: Test Vendor", "vendor: [Test Vendor") + CAPACITY})
+    assert (path, code) == (NPU, "yaml") and line >= 5 and column >= 1 and "YAML syntax" in message
+
+
+def test_problems_are_shown_relative_to_the_working_folder_when_inside_it(tmp_path, monkeypatch):
+    specs = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    (specs / "link" / "test-pcie.yaml").write_text("- a list\n")
+    monkeypatch.chdir(tmp_path)
+    assert [str(problem) for problem in load_specs(specs).problems] == ["specs/link/test-pcie.yaml:1:1: a record file must be a mapping of keys"]
+    monkeypatch.chdir(specs / "link")
+    assert [problem.path for problem in load_specs(specs).problems] == ["test-pcie.yaml"]
+
+
+def test_the_content_hash_follows_the_bytes(tmp_path):
+    first, second = tmp_path / "first", tmp_path / "second"
+    shutil.copytree(TEST_SPECS, first)
+    shutil.copytree(TEST_SPECS, second)
+    assert len(load_specs(first).content_hash) == 64 and load_specs(first).content_hash == load_specs(second).content_hash
+    gpu = second / "accelerator" / "test-gpu.yaml"
+    gpu.write_text(gpu.read_text() + "\n")
+    assert load_specs(first).content_hash != load_specs(second).content_hash
