@@ -435,3 +435,19 @@ def test_the_content_hash_follows_the_bytes(tmp_path):
     gpu = second / "accelerator" / "test-gpu.yaml"
     gpu.write_text(gpu.read_text() + "\n")
     assert load_specs(first).content_hash != load_specs(second).content_hash
+
+
+@pytest.mark.parametrize("relpath, text, problem", [
+    ("link/more/test-link.yaml", None, (0, 0, "a record lives in specs/<kind>/<id>.yaml, with kind one of accelerator, link, fabric, system, cluster, source")),
+    # '  links_per_accelerator: {value: "18", status: ' is 47 characters.
+    ("link/test-link.yaml", "status: rumoured", (7, 48, "figures.links_per_accelerator.status: 'rumoured' is not one of 'spec', 'announced', 'shipping' or 'measured'")),
+])
+def test_a_record_that_cannot_be_loaded_is_reported_once_and_not_again_by_those_that_use_it(tmp_path, relpath, text, problem):
+    # test-gpu and test-system use test-link; its problem is the only one, no "no record 'test-link'" after it.
+    link = (TEST_SPECS / "link" / "test-link.yaml").read_text()
+    specs = Path(tempfile.mkdtemp(dir=tmp_path)) / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    (specs / "link" / "test-link.yaml").unlink()
+    (specs / relpath).parent.mkdir(parents=True, exist_ok=True)
+    (specs / relpath).write_text(link if text is None else link.replace("status: shipping", text, 1))
+    assert [(p.line, p.column, p.message) for p in load_specs(specs).problems] == [problem]
