@@ -451,3 +451,7 @@ def test_a_record_that_cannot_be_loaded_is_reported_once_and_not_again_by_those_
     (specs / relpath).parent.mkdir(parents=True, exist_ok=True)
     (specs / relpath).write_text(link if text is None else link.replace("status: shipping", text, 1))
     assert [(p.line, p.column, p.message) for p in load_specs(specs).problems] == [problem]
+
+
+def test_a_record_file_ends_in_yaml(tmp_path):
+    assert _problems(tmp_path, {"accelerator/test-npu.yml": HEAD + CAPACITY}) == [("accelerator/test-npu.yml", 0, 0, "record files end in .yaml", "layout")]
