@@ -22,13 +22,29 @@ published: 2026-01-01
 """
 
 
-def figure(name: str, value: str) -> str:
+# Link figure names from the vocabulary, with how each is counted and its unit; a record has up to ten.
+FIGURES = (
+    ("per_link_bandwidth", "GB/s", "per-direction", "per-link"),
+    ("per_port_bandwidth", "GB/s", "per-direction", "per-port"),
+    ("lane_bandwidth", "Gb/s", "per-direction", "per-lane"),
+    ("x16_per_direction_bandwidth", "GB/s", "per-direction", "per-link"),
+    ("per_accelerator_bandwidth", "GB/s", "per-direction", "per-accelerator"),
+    ("per_link_peak_bandwidth", "GB/s", "bidirectional", "per-link"),
+    ("x16_bidirectional_bandwidth", "GB/s", "bidirectional", "per-link"),
+    ("links_per_accelerator", "", None, "per-accelerator"),
+    ("lanes", "", None, None),
+    ("max_domain_size", "", None, None),
+)
+
+
+def figure(number: int, value: int) -> str:
+    name, unit, direction, scope = FIGURES[number]
     return (
         f"  {name}:\n"
-        f"    value: {value}\n"
-        "    direction: per-direction\n"
-        "    scope: per-link\n"
-        "    status: spec\n"
+        f"    value: {value}{' ' + unit if unit else ''}\n"
+        + (f"    direction: {direction}\n" if direction else "")
+        + (f"    scope: {scope}\n" if scope else "")
+        + "    status: spec\n"
         "    as_of: 2025-06\n"
         "    reviewed: 2026-07-15\n"
         "    sources:\n"
@@ -51,7 +67,7 @@ def write(out: Path, figures: int, per_record: int, change: float, seed: int) ->
             if serial >= figures:
                 break
             value = 100 + serial % 900 + (1 if serial in changed else 0)
-            body.append(figure(f"bandwidth_{number:03d}", f"{value} GB/s"))
+            body.append(figure(number, value))
         (out / "link" / f"{record_id}.yaml").write_text("".join(body))
     return records
 
@@ -60,7 +76,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--figures", type=int, default=10_000)
-    parser.add_argument("--per-record", type=int, default=10)
+    parser.add_argument("--per-record", type=int, default=10, choices=range(1, len(FIGURES) + 1), metavar="1..10")
     parser.add_argument("--change", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

@@ -100,11 +100,13 @@ def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
         return None, [YamlProblem(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", line, column)]
     if text.startswith("\ufeff"):
         text = text[1:]
+        raw = raw[3:]
     depth_problem = _nesting_problem(text)
     if depth_problem:
         return None, [depth_problem]
     try:
-        loader = _Loader(text)
+        # The checked UTF-8 bytes, not the text: libyaml composes them faster, with the same positions.
+        loader = _Loader(raw if _Loader is not yaml.SafeLoader else text)
         try:
             root = loader.get_single_node()
         finally:
