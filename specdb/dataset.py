@@ -147,7 +147,7 @@ def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str
             dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
             dataset.unloaded.add(Path(file.relpath).stem)
             continue
-        located, yaml_problems = parse_yaml(file.raw)
+        located, yaml_problems = parse_yaml(file.raw, positions=False)
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
         if located is None or not _load_one(dataset, file.relpath, where, located, write):
             dataset.unloaded.add(Path(file.relpath).stem)
