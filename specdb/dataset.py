@@ -94,10 +94,10 @@ class Dataset:
     unloaded: set[str] = field(default_factory=set)
     shown: Callable[[str], str] = str
     # Every valid record's links by id, and the links of records that failed validation, by the id they claim.
-    links: dict[str, Links] = field(default_factory=dict)
+    links: dict[str, Links] = field(default_factory=dict, repr=False)
     unvalidated: list[tuple[str, Links]] = field(default_factory=list)
     # Each file's bytes, to locate a problem found once its record is no longer held.
-    texts: dict[str, bytes] = field(default_factory=dict)
+    texts: dict[str, bytes] = field(default_factory=dict, repr=False)
     record_count: int = 0
     source_count: int = 0
     figure_count: int = 0
