@@ -167,3 +167,18 @@ def test_a_new_database_has_the_schema_the_migrations_make(tmp_path):
     connection.close()
     assert _described(scripted) == _described(migrated)
     assert _described(migrated)["revision"] == [("0003",)]
+
+
+def test_a_row_the_database_refuses_is_never_dropped_silently(specs, db, monkeypatch):
+    """Should a check across records ever miss a problem, the refused row stops the build instead of going missing."""
+    from specdb import dataset
+
+    monkeypatch.setattr(builder, "ROWS_PER_BATCH", 1)
+    monkeypatch.setattr(dataset, "_check_references", lambda loaded: None)
+    link = specs / "link" / "test-link.yaml"
+    link.write_text(link.read_text().replace("vendor: Test Vendor\n", "vendor: Test Vendor\naliases: [Shared Name]\n", 1))
+    pcie = specs / "link" / "test-pcie.yaml"
+    pcie.write_text(pcie.read_text().replace("kind: link\n", "kind: link\naliases: [shared name]\n", 1))
+    with pytest.raises(DatabaseError, match=r"refused a row the validation let through \(UNIQUE constraint failed: alias.alias_key\)"):
+        build(specs, db)
+    assert not db.exists()
