@@ -164,7 +164,9 @@ def test_a_read_only_database_keeps_its_stamp(specs, db):
 def test_the_shared_freshness_decision(specs, db):
     """What PostgreSQL publishing relies on: None when held (recording new metadata), every record when not, InvalidSpecs when wrong."""
     stamps = []
-    assert validated_unless_held(specs, None, stamps.append).records.keys() == {"test-gpu", "test-link", "test-pcie", "test-fabric", "test-system", "test-datasheet"}
+    dataset = validated_unless_held(specs, None, stamps.append)
+    assert dataset.records.keys() == {"test-gpu", "test-link", "test-pcie", "test-fabric", "test-system", "test-datasheet"}
+    assert (dataset.root, dataset.stamp.lines) == (specs, current_lines(walk(specs)))
     build(specs, db)
     existing = builder._existing_state(db)
     assert validated_unless_held(specs, existing, stamps.append) is None
@@ -173,5 +175,21 @@ def test_the_shared_freshness_decision(specs, db):
     assert validated_unless_held(specs, existing, stamps.append) is None
     assert [stamp.lines for stamp in stamps] == [current_lines(walk(specs))]
     (specs / "link" / "test-link.yaml").write_text("id: [")
-    with pytest.raises(InvalidSpecs):
+    with pytest.raises(InvalidSpecs) as raised:
         validated_unless_held(specs, existing, stamps.append)
+    assert [os.path.realpath(problem.path) for problem in raised.value.problems] == [os.path.realpath(specs / "link" / "test-link.yaml")]
+
+
+def test_a_read_only_database_of_an_older_schema_is_refused_not_upgraded(specs, db):
+    build(specs, db)
+    connection = sqlite3.connect(db)
+    with connection:
+        # Revision 0002 is the schema without the collective_run table (migrations/versions/0003_collective_run.py).
+        connection.execute("DROP TABLE collective_run")
+        connection.execute("UPDATE alembic_version SET version_num = '0002'")
+    connection.close()
+    db.chmod(0o444)
+    before = db.read_bytes()
+    with pytest.raises(DatabaseError, match="the database file is read-only and was made by an older specdb and needs upgrading; make it writable"):
+        build(specs, db)
+    assert db.read_bytes() == before
