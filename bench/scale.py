@@ -42,13 +42,13 @@ SCHEMA = HERE.parent / "specdb" / "schema.sql"
 FLOOR = r"""
 import os, sqlite3, sys, yaml
 specs, db, schema = sys.argv[1:4]
-records = []
-for folder, _, names in os.walk(specs):
-    for name in names:
-        if name.endswith(".yaml") and name != "policy.yaml":
-            with open(os.path.join(folder, name), "rb") as handle:
-                records.append((os.path.relpath(os.path.join(folder, name), specs), yaml.load(handle.read(), Loader=yaml.CSafeLoader)))
-records.sort(key=lambda item: item[1]["id"])
+# In the order of ids (each file is named by its record's id), one file at a time, as the build goes.
+paths = sorted((name[:-5], os.path.relpath(os.path.join(folder, name), specs)) for folder, _, names in os.walk(specs)
+               for name in names if name.endswith(".yaml") and name != "policy.yaml")
+def records():
+    for _, relpath in paths:
+        with open(os.path.join(specs, relpath), "rb") as handle:
+            yield relpath, yaml.load(handle.read(), Loader=yaml.CSafeLoader)
 text = lambda value: None if value is None else str(value)
 connection = sqlite3.connect(db, isolation_level=None)
 connection.executescript(open(schema).read())
@@ -74,7 +74,7 @@ def cite(citations, figure, claim):
             quote=citation.get("quote"), locator=text(citation.get("locator")), note=citation.get("note"))
 connection.execute("BEGIN")
 add("meta", key="content_hash", value="floor")
-for relpath, data in records:
+for relpath, data in records():
     if data["kind"] == "source":
         add("source", id=data["id"], name=data["name"], publisher=data["publisher"], url=data.get("url"), citation=data.get("citation"),
             published=text(data.get("published")), accessed=text(data.get("accessed")), notes=data.get("notes"), path=relpath)
