@@ -152,10 +152,12 @@ def test_new_metadata_of_the_same_bytes_is_recorded_without_a_rebuild(specs, db)
     assert stamp_matches(meta, specs)
 
 
-def test_a_read_only_database_keeps_its_stamp(specs, db):
+@pytest.mark.parametrize("mode", [0o444, 0o445])
+def test_a_read_only_database_keeps_its_stamp(specs, db, mode):
+    """Read-only means no write bit for anyone; an execute bit changes nothing."""
     build(specs, db)
     _touch(specs / "link" / "test-link.yaml")
-    db.chmod(0o444)
+    db.chmod(mode)
     before = db.read_bytes()
     assert not build(specs, db).changed
     assert db.read_bytes() == before
