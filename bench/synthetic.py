@@ -1,16 +1,27 @@
 """Write a synthetic but valid specs folder of a given size, for benchmarks.
 
 Usage: python bench/synthetic.py OUT --figures 10000 [--per-record 10] [--change 0.01] [--seed 1]
+       python bench/synthetic.py OUT --figures 10000 --realistic
 
 --change rewrites that fraction of figures' values (the same ones for a given
-seed), to make a second revision to diff against the first.
+seed), to make a second revision to diff against the first. --realistic copies
+the bundled specs as many times as it takes to reach the number of figures,
+each copy with its ids (and every reference to them) and aliases renamed, so
+the records have the bundled data's notes, quotes, histories and derivations.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
+import re
+import shutil
 from pathlib import Path
+
+import yaml
+
+BUNDLED = Path(__file__).resolve().parent.parent / "specs"
 
 SOURCE = """schema: 1
 id: synthetic-source
@@ -22,13 +33,29 @@ published: 2026-01-01
 """
 
 
-def figure(name: str, value: str) -> str:
+# Link figure names from the vocabulary, with how each is counted and its unit; a record has up to ten.
+FIGURES = (
+    ("per_link_bandwidth", "GB/s", "per-direction", "per-link"),
+    ("per_port_bandwidth", "GB/s", "per-direction", "per-port"),
+    ("lane_bandwidth", "Gb/s", "per-direction", "per-lane"),
+    ("x16_per_direction_bandwidth", "GB/s", "per-direction", "per-link"),
+    ("per_accelerator_bandwidth", "GB/s", "per-direction", "per-accelerator"),
+    ("per_link_peak_bandwidth", "GB/s", "bidirectional", "per-link"),
+    ("x16_bidirectional_bandwidth", "GB/s", "bidirectional", "per-link"),
+    ("links_per_accelerator", "", None, "per-accelerator"),
+    ("lanes", "", None, None),
+    ("max_domain_size", "", None, None),
+)
+
+
+def figure(number: int, value: int) -> str:
+    name, unit, direction, scope = FIGURES[number]
     return (
         f"  {name}:\n"
-        f"    value: {value}\n"
-        "    direction: per-direction\n"
-        "    scope: per-link\n"
-        "    status: spec\n"
+        f"    value: {value}{' ' + unit if unit else ''}\n"
+        + (f"    direction: {direction}\n" if direction else "")
+        + (f"    scope: {scope}\n" if scope else "")
+        + "    status: spec\n"
         "    as_of: 2025-06\n"
         "    reviewed: 2026-07-15\n"
         "    sources:\n"
@@ -51,19 +78,48 @@ def write(out: Path, figures: int, per_record: int, change: float, seed: int) ->
             if serial >= figures:
                 break
             value = 100 + serial % 900 + (1 if serial in changed else 0)
-            body.append(figure(f"bandwidth_{number:03d}", f"{value} GB/s"))
+            body.append(figure(number, value))
         (out / "link" / f"{record_id}.yaml").write_text("".join(body))
     return records
+
+
+def replicate(out: Path, figures: int) -> int:
+    """Copies of the bundled specs until they hold at least `figures` figures; the number of records written."""
+    originals = sorted(path for path in BUNDLED.glob("*/*.yaml"))
+    ids = sorted((path.stem for path in originals), key=len, reverse=True)
+    token = re.compile(r"(?<![A-Za-z0-9-])(" + "|".join(map(re.escape, ids)) + r")(?![A-Za-z0-9-])")
+    per_copy = sum(len(yaml.load(path.read_bytes(), Loader=yaml.CSafeLoader).get("figures") or {}) for path in originals)
+    copies = -(-figures // per_copy)
+    out.mkdir(parents=True, exist_ok=True)
+    shutil.copy(BUNDLED / "policy.yaml", out / "policy.yaml")
+    for copy in range(copies):
+        for path in originals:
+            text = token.sub(lambda match: f"{match[1]}-r{copy}", path.read_text(encoding="utf-8"))
+            text = re.sub(r"^aliases: (\[.*\])$", lambda match: _renamed_aliases(match[1], copy), text, flags=re.MULTILINE)
+            target = out / path.parent.name / f"{path.stem}-r{copy}.yaml"
+            target.parent.mkdir(exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+    return copies * len(originals)
+
+
+def _renamed_aliases(flow_list: str, copy: int) -> str:
+    aliases = yaml.load(flow_list, Loader=yaml.CSafeLoader)
+    return "aliases: [" + ", ".join(json.dumps(f"{alias} r{copy}") for alias in aliases) + "]"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path)
     parser.add_argument("--figures", type=int, default=10_000)
-    parser.add_argument("--per-record", type=int, default=10)
+    parser.add_argument("--per-record", type=int, default=10, choices=range(1, len(FIGURES) + 1), metavar="1..10")
     parser.add_argument("--change", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--realistic", action="store_true", help="copies of the bundled specs, renamed")
     args = parser.parse_args()
+    if args.realistic:
+        records = replicate(args.out, args.figures)
+        print(f"{args.out}: {records} records and sources, at least {args.figures} figures")
+        return
     records = write(args.out, args.figures, args.per_record, args.change, args.seed)
     print(f"{args.out}: {records} records, {args.figures} figures")
 

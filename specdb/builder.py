@@ -1,19 +1,22 @@
 """Build the database from a specs folder, atomically.
 
-The new database is written to a temporary file beside the target, created by
-the Alembic migrations, filled in one transaction, checked, and only then put
-in place with an atomic rename. A failure at any point leaves the previous
-database exactly as it was, and a reader holding it open keeps reading it.
-Builds of one database are serialised by a lock file.
+The new database is written to a temporary file beside the target: its schema
+is the migrations' (see `sqlschema`), and each record goes in, in one
+transaction, as soon as it is validated, so neither the validated records nor
+their rows are held for the whole build. The file is checked and only then put
+in place with an atomic rename. A failure at any point, or any problem in the
+specs, leaves the previous database exactly as it was, and a reader holding it
+open keeps reading it. Builds of one database are serialised by a lock file.
 """
 
 from __future__ import annotations
 
+import gc
 import operator
 import os
 import sqlite3
 import subprocess
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
@@ -21,10 +24,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
 from specdb.locations import ServerDatabase
-from specdb.specfiles import Stamp, content_digest, read_specs
+from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
 from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
 if TYPE_CHECKING:
+    from specdb import schema
     from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
@@ -32,6 +36,8 @@ COUNTS = "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), 
 # Referenced tables before the tables that refer to them.
 TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figure", "CollectiveRun", "Claim", "Citation")
 SIDE_FILES = ("-journal", "-wal", "-shm")
+# Rows gathered before they are inserted: enough for executemany to pay, few enough to keep memory flat.
+ROWS_PER_BATCH = 5000
 
 
 @dataclass(frozen=True)
@@ -43,14 +49,29 @@ class BuildResult:
     content_hash: str
 
 
+@dataclass(frozen=True)
+class SpecsRead:
+    """A specs folder as read: its files, what could not be walked, the files' stamp and their content hash."""
+
+    tree: Tree
+    files: list[SpecFile]
+    stamp: Stamp
+    content_hash: str
+
+    @property
+    def whole(self) -> bool:
+        """Whether every spec file was read: only then can the content hash say the database holds them."""
+        return not self.tree.problems and all(file.raw is not None for file in self.files)
+
+
 def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
 
     Cheapest first: the files' metadata as recorded in the database; then
     their bytes against the database's content hash (recording the files'
-    metadata anew when only it changed); only then a full validation and,
-    under the lock, a new database. A PostgreSQL database is published the
-    same way by `publish.py`.
+    metadata anew when only it changed); only then, under the lock, a
+    validation that writes the new database as it goes. A PostgreSQL database
+    is published the same way by `publish.py`.
     """
     if isinstance(db_path, ServerDatabase):
         from specdb.publish import publish
@@ -59,38 +80,94 @@ def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     existing = _existing_state(db_path)
     if existing is not None and existing.revision != HEAD_REVISION:
         upgrade(db_path)
-    dataset = validated_unless_held(specs, existing, lambda stamp: _restamp(db_path, specs, stamp, existing.meta))
-    if dataset is None:
+    read = read_unless_held(specs, existing, lambda stamp: _restamp(db_path, specs, stamp, existing.meta))
+    if read is None:
         return existing.result(db_path, changed=False)
-    with _locked(db_path):
-        # Another build may have finished the same work while this one validated.
-        existing = _existing_state(db_path)
-        if existing is not None and existing.revision == HEAD_REVISION and holds(existing.meta, specs, dataset.content_hash):
-            _restamp(db_path, specs, dataset.stamp, existing.meta)
-            return existing.result(db_path, changed=False)
-        return _write(specs, db_path, dataset)
+    with collection_paused():
+        return _build_new(specs, db_path, read)
 
 
-def validated_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> "Dataset | None":
-    """None when the database already holds these specs; else the specs, validated (InvalidSpecs when they are wrong).
+def read_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> SpecsRead | None:
+    """None when the database already holds these specs; else the specs as read, to be validated.
 
     Cheapest first: the files' metadata as the database recorded it; then
     their bytes against its content hash, recording the files' metadata anew
-    through `restamp` when only it changed; only then a full validation.
+    through `restamp` when only it changed.
     """
     if existing is not None and stamp_matches(existing.meta, specs):
         return None
     tree, files, stamp = read_specs(specs)
-    if existing is not None and not tree.problems and all(file.raw is not None for file in files):
-        if holds(existing.meta, specs, content_digest((file.relpath, file.raw) for file in files)):
-            restamp(stamp)
-            return None
+    read = SpecsRead(tree, files, stamp, content_digest((file.relpath, file.raw) for file in files if file.raw is not None))
+    if existing is not None and read.whole and holds(existing.meta, specs, read.content_hash):
+        restamp(read.stamp)
+        return None
+    return read
+
+
+def validated_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> "Dataset | None":
+    """None when the database already holds these specs (see `read_unless_held`); else the specs, validated (InvalidSpecs when they are wrong)."""
+    read = read_unless_held(specs, existing, restamp)
+    return None if read is None else validated(specs, read)
+
+
+def validated(specs: Path, read: SpecsRead) -> "Dataset":
+    """Every record, validated and kept; InvalidSpecs with every problem when any is wrong."""
     from specdb.dataset import load_tree
 
-    dataset = load_tree(specs, tree, files, stamp)
+    dataset = load_tree(specs, read.tree, read.files, read.stamp)
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
     return dataset
+
+
+@contextmanager
+def collection_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a build makes objects that live until it ends.
+
+    Its passes over them would find nothing to free (records are freed by
+    reference counting once written) and would cost about a third of a large
+    build. The objects that exist before the build are frozen out of its view.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        if was_enabled:
+            gc.enable()
+
+
+def _build_new(specs: Path, db_path: Path, read: SpecsRead) -> BuildResult:
+    """Under the lock, validate the specs into a new database and put it in place; a database that cannot be written reports the specs' problems first."""
+    with _locked_or_validated(specs, db_path, read):
+        # Another build may have finished the same work while this one waited for the lock.
+        existing = _existing_state(db_path)
+        if existing is not None and existing.revision == HEAD_REVISION and read.whole and holds(existing.meta, specs, read.content_hash):
+            _restamp(db_path, specs, read.stamp, existing.meta)
+            return existing.result(db_path, changed=False)
+        temporary = _temporary(db_path)
+        try:
+            dataset = _write_database(temporary, specs, read)
+            _replace(temporary, db_path)
+        finally:
+            _discard(temporary)
+    _forget_side_stamp(db_path)
+    return BuildResult(db_path, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
+
+
+@contextmanager
+def _locked_or_validated(specs: Path, db_path: Path, read: SpecsRead) -> Iterator[None]:
+    """Hold the build lock on a database that may be replaced; when it may not, the specs' own problems are reported before that."""
+    with ExitStack() as stack:
+        try:
+            _refuse_read_only(db_path, "the specs changed")
+            stack.enter_context(_locked(db_path))
+        except DatabaseError:
+            validated(specs, read)
+            raise
+        yield
 
 
 def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:
@@ -161,7 +238,7 @@ def upgrade(db_path: Path) -> None:
             finally:
                 source.close()
                 copy.close()
-            _migrate_file(temporary)
+            migrate_file(temporary)
             _check_database(temporary)
             _replace(temporary, db_path)
         finally:
@@ -198,19 +275,6 @@ def build_meta(specs: Path, dataset: Dataset) -> dict[str, str]:
         "data_license": DATA_LICENSE,
         **(stamp_meta(specs, dataset.stamp) if dataset.stamp else {}),
     }
-
-
-def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
-    _refuse_read_only(db_path, "the specs changed")
-    meta = build_meta(specs, dataset)
-    temporary = _temporary(db_path)
-    try:
-        _write_database(temporary, dataset, meta)
-        _replace(temporary, db_path)
-    finally:
-        _discard(temporary)
-    _forget_side_stamp(db_path)
-    return BuildResult(db_path, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
 
 
 @dataclass(frozen=True)
@@ -286,7 +350,7 @@ def _engine(path: Path) -> Any:
     return engine
 
 
-def _migrate_file(path: Path) -> None:
+def migrate_file(path: Path) -> None:
     engine = _engine(path)
     try:
         with engine.begin() as connection:
@@ -295,25 +359,81 @@ def _migrate_file(path: Path) -> None:
         engine.dispose()
 
 
-def _write_database(path: Path, dataset: Dataset, meta: dict[str, str]) -> None:
-    from specdb import models
-    from specdb.rows import dataset_rows
+def _write_database(path: Path, specs: Path, read: SpecsRead) -> Dataset:
+    """Validate the specs, writing each valid record into a new database at path; InvalidSpecs, with every problem, when any is wrong.
 
-    engine = _engine(path)
+    The file is discarded on failure and renamed into place on success, so
+    it needs no journal of its own: the rename is what makes the build atomic.
+    """
+    from specdb import sqlschema
+    from specdb.dataset import load_tree
+    from specdb.rows import meta_rows
+
+    connection = sqlite3.connect(path, isolation_level=None)
     try:
-        with engine.begin() as connection:
-            migrate(connection)
-            rows = dataset_rows(dataset, meta)
-            # Column lists come from the SQLModel tables; the rows go straight to sqlite3 in this same transaction.
-            raw = connection.connection.driver_connection
-            for model in TABLES_IN_LOAD_ORDER:
-                table = getattr(models, model).__table__
-                columns = list(table.columns.keys())
-                statement = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
-                raw.executemany(statement, map(operator.itemgetter(*columns), rows[table.name]))
+        connection.execute("PRAGMA journal_mode = OFF")
+        connection.execute("PRAGMA synchronous = OFF")
+        sqlschema.create(connection)
+        connection.execute("BEGIN")
+        writer = _RowWriter(connection)
+        dataset = load_tree(specs, read.tree, read.files, read.stamp, write=writer.write)
+        if not dataset.ok:
+            raise InvalidSpecs(dataset.problems)
+        writer.add("meta", meta_rows(build_meta(specs, dataset)))
+        writer.flush()
+        if writer.refused is not None:
+            raise DatabaseError(f"{path}: the new database refused a row the validation let through ({writer.refused})")
+        connection.execute("COMMIT")
     finally:
-        engine.dispose()
+        connection.close()
     _check_database(path)
+    return dataset
+
+
+class _RowWriter:
+    """Inserts records' rows as they come, a batch at a time, numbering them as `rows.dataset_rows` does.
+
+    A row the database refuses (two aliases that differ only in case, say)
+    stops the writing; the validation reports the cause with its location.
+    """
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        from specdb.rows import TABLES, Numbering
+
+        self.connection = connection
+        self.numbering = Numbering()
+        self.pending: dict[str, list[tuple[Any, ...]]] = {table: [] for table in TABLES}
+        self.count = 0
+        self.refused: sqlite3.IntegrityError | None = None
+        self.statements: dict[str, str] = {}
+        self.columns: dict[str, Callable[[dict[str, Any]], tuple[Any, ...]]] = {}
+        for table in TABLES:
+            names = [row[1] for row in connection.execute(f"PRAGMA table_info({table})")]
+            self.statements[table] = f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})"
+            self.columns[table] = operator.itemgetter(*names)
+
+    def write(self, model: schema.Record | schema.SourceRecord, relpath: str, policies: schema.KindPolicies | None) -> None:
+        from specdb.rows import record_rows
+
+        pending, columns = self.pending, self.columns
+        for table, row in record_rows(model, relpath, policies, self.numbering):
+            pending[table].append(columns[table](row))
+            self.count += 1
+        if self.count >= ROWS_PER_BATCH:
+            self.flush()
+
+    def add(self, table: str, rows: list[dict[str, Any]]) -> None:
+        self.pending[table].extend(map(self.columns[table], rows))
+
+    def flush(self) -> None:
+        for table, rows in self.pending.items():
+            if rows and self.refused is None:
+                try:
+                    self.connection.executemany(self.statements[table], rows)
+                except sqlite3.IntegrityError as refused:
+                    self.refused = refused
+            rows.clear()
+        self.count = 0
 
 
 def _check_database(path: Path) -> None:
@@ -346,10 +466,8 @@ def _replace(temporary: Path, db_path: Path) -> None:
 
 
 def count_records(dataset: Dataset) -> int:
-    return len(dataset.records)
+    return dataset.record_count + dataset.source_count
 
 
 def count_figures(dataset: Dataset) -> int:
-    from specdb import schema
-
-    return sum(len(loaded.model.figures) for loaded in dataset.records.values() if isinstance(loaded.model, schema.Record))
+    return dataset.figure_count

@@ -1,13 +1,20 @@
 """Load a specs folder: read every file, validate each record, then check the records against each other.
 
 `load_specs` never raises on bad input: everything wrong is a `Problem` with
-the file, line and column, and all of them are reported, not only the first.
+the file, line and column, and all of them are reported in one pass, not only
+the first: a record that fails validation still has its references to other
+records checked, as far as its text allows.
+
+The records are validated one at a time, in the order of their ids, and what
+checking them against each other needs is kept apart from them (`Links`), so a
+build can hand each valid record on to be written and keep nothing else.
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
@@ -18,7 +25,7 @@ from pydantic import ValidationError
 from specdb import schema, vocabulary
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
-from specdb.yamlread import Located, parse_yaml
+from specdb.yamlread import Located, Path_, parse_yaml
 
 POLICY_FILE = "policy.yaml"
 # The kinds of problem `validate` reports, each a `code` in its JSON output.
@@ -52,6 +59,28 @@ class LoadedRecord:
     located: Located
 
 
+@dataclass(slots=True)
+class Links:
+    """What checking one record against the others needs, kept in place of the record itself.
+
+    Positions are not kept: a record with a problem is parsed again to locate it.
+    """
+
+    relpath: str
+    kind: str
+    aliases: tuple[str, ...] = ()
+    uses: tuple[tuple[str, str], ...] = ()
+    refs: frozenset[str] = frozenset()
+    # (figure name, product, factor, value) of each derived figure.
+    derivations: tuple[tuple[str, tuple[str, ...], float, float], ...] = ()
+    values: dict[str, float] = field(default_factory=dict)
+    url: str | None = None
+
+
+# Hands each valid record, in the order of ids, to be written; the policy file comes first.
+RecordWriter = Callable[[Record | SourceRecord, str, KindPolicies | None], None]
+
+
 @dataclass
 class Dataset:
     root: Path
@@ -64,6 +93,14 @@ class Dataset:
     # Ids of files that could not be loaded: references to them are not reported a second time.
     unloaded: set[str] = field(default_factory=set)
     shown: Callable[[str], str] = str
+    # Every valid record's links by id, and the links of records that failed validation, by the id they claim.
+    links: dict[str, Links] = field(default_factory=dict, repr=False)
+    unvalidated: list[tuple[str, Links]] = field(default_factory=list)
+    # Each file's bytes, to locate a problem found once its record is no longer held.
+    texts: dict[str, bytes] = field(default_factory=dict, repr=False)
+    record_count: int = 0
+    source_count: int = 0
+    figure_count: int = 0
 
     @property
     def ok(self) -> bool:
@@ -81,41 +118,51 @@ def load_specs(root: Path) -> Dataset:
     return load_tree(Path(root), *read_specs(Path(root)))
 
 
-def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp) -> Dataset:
-    """Validate the files read by `read_specs`."""
+def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp, write: RecordWriter | None = None) -> Dataset:
+    """Validate the files read by `read_specs`; with `write`, each valid record is written (while all so far are valid) instead of kept."""
 
     def shown(relpath: str) -> str:
         return _shown(root, relpath)
 
-    dataset = load_files(root, files, shown)
+    layout = [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems]
+    dataset = load_files(root, files, shown, write=None if layout else write)
     dataset.stamp = stamp
-    dataset.problems = sorted(dataset.problems + [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems])
+    dataset.problems = sorted(dataset.problems + layout)
     return dataset
 
 
-def load_files(root: Path, files: Iterable[SpecFile], shown: Callable[[str], str], *, across_records: bool = True) -> Dataset:
+def load_files(
+    root: Path, files: Iterable[SpecFile], shown: Callable[[str], str], write: RecordWriter | None = None, *, across_records: bool = True
+) -> Dataset:
     """Validate records given as spec files: from a folder, or from a git revision.
 
+    Without `write` every valid record is kept in `records`; with it, each is
+    handed to `write` while no problem has been found, and only its links are kept.
     Without `across_records`, each file is validated on its own: for some files of a version known to be valid as a whole.
     """
     dataset = Dataset(root=root, shown=shown)
-    read: list[tuple[str, bytes]] = []
-    for file in files:
+    files = list(files)
+    dataset.texts = {file.relpath: file.raw for file in files if file.raw is not None}
+    dataset.content_hash = content_digest(dataset.texts.items())
+    for file in sorted(files, key=_load_order):
         where = shown(file.relpath)
         if file.raw is None:
             dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
             dataset.unloaded.add(Path(file.relpath).stem)
             continue
-        read.append((file.relpath, file.raw))
-        located, yaml_problems = parse_yaml(file.raw)
+        located, yaml_problems = parse_yaml(file.raw, positions=False)
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
-        if located is None or not _load_one(dataset, file.relpath, where, located):
+        if located is None or not _load_one(dataset, file.relpath, where, located, write):
             dataset.unloaded.add(Path(file.relpath).stem)
-    dataset.content_hash = content_digest(read)
     if across_records:
         _check_references(dataset)
     dataset.problems.sort()
     return dataset
+
+
+def _load_order(file: SpecFile) -> tuple[bool, str, str]:
+    """The policy file first (every figure's review policy may come from it), then records in the order of their ids."""
+    return file.relpath != POLICY_FILE, Path(file.relpath).stem, file.relpath
 
 
 def _shown(root: Path, relpath: str) -> str:
@@ -128,7 +175,7 @@ def _shown(root: Path, relpath: str) -> str:
     return full if relative.startswith("..") else relative
 
 
-def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> bool:
+def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, write: RecordWriter | None) -> bool:
     """Validate one file's data and add its record; False when it is not a usable record under its file name."""
     data = located.data
     problems = dataset.problems
@@ -147,6 +194,10 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         model = model_type.model_validate(data)
     except ValidationError as exc:
         problems.extend(_problems_from(exc, shown, located))
+        if model_type is not KindPolicies:
+            claimed = data.get("id")
+            record_id = claimed if isinstance(claimed, str) else Path(relpath).stem
+            dataset.unvalidated.append((record_id, _unvalidated_links(data, relpath)))
         return False
     if model_type is KindPolicies:
         dataset.policies = model
@@ -161,12 +212,87 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located) -> b
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'", "layout"))
     if isinstance(model, Record):
         problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message, "vocabulary") for path, message in _vocabulary_problems(model))
-    if model.id in dataset.records:
-        other = dataset.records[model.id].relpath
+        problems.extend(Problem(shown, *located.where(path), message, "review-order") for path, message in _review_order_problems(model))
+    if model.id in dataset.links:
+        other = dataset.links[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}", "duplicate-id"))
         return True
-    dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
+    dataset.links[model.id] = _links(model, relpath)
+    if isinstance(model, SourceRecord):
+        dataset.source_count += 1
+    else:
+        dataset.record_count += 1
+        dataset.figure_count += len(model.figures)
+    if write is None:
+        dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
+    elif not problems:
+        write(model, relpath, dataset.policies)
     return matches_name
+
+
+def _links(model: Record | SourceRecord, relpath: str) -> Links:
+    if isinstance(model, SourceRecord):
+        return Links(relpath, model.kind, url=model.url)
+    refs: set[str] = set()
+    derivations = []
+    values = {}
+    for name, figure in model.figures.items():
+        name = sys.intern(name)
+        refs.update(citation.ref for citation in figure.sources)
+        for claim in (*figure.history, *figure.alternatives):
+            refs.update(citation.ref for citation in claim.sources)
+        if figure.derived is not None:
+            derivations.append((name, tuple(figure.derived.product), figure.derived.factor, figure.value.value))
+        values[name] = figure.value.value
+    return Links(relpath, model.kind, tuple(model.aliases), tuple(model.uses.items()), frozenset(refs), tuple(derivations), values)
+
+
+def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
+    """The references of a record that failed validation, as far as its text allows, so they are checked in the same pass.
+
+    Its citations are those written as text; a figure that validates on its
+    own gives its value and derivation.
+    """
+    kind = data.get("kind")
+    uses = data.get("uses")
+    figures = data.get("figures")
+    derivations = []
+    values = {}
+    for name, body in (figures.items() if isinstance(figures, dict) else ()):
+        try:
+            figure = Figure.model_validate(body)
+        except ValidationError:
+            continue
+        if figure.derived is not None:
+            derivations.append((name, tuple(figure.derived.product), figure.derived.factor, figure.value.value))
+        values[name] = figure.value.value
+    written_uses = tuple((role, target) for role, target in uses.items() if role in schema.ROLE_KINDS and isinstance(target, str)) if isinstance(uses, dict) else ()
+    refs = frozenset(ref for _, ref in _written_citations(data))
+    return Links(relpath, kind if isinstance(kind, str) else "", (), written_uses, refs, tuple(derivations), values)
+
+
+def _written_citations(data: Any) -> Iterator[tuple[Path_, str]]:
+    """Where each citation of a record's figures is, and the `ref` it gives, for every citation written as text."""
+    figures = data.get("figures") if isinstance(data, dict) else None
+    for name, body in (figures.items() if isinstance(figures, dict) else ()):
+        if not isinstance(body, dict):
+            continue
+        base = ("figures", name)
+        lists = [(base + ("sources",), body.get("sources"))]
+        for kind in ("history", "alternatives"):
+            claims = body.get(kind)
+            if isinstance(claims, list):
+                lists += [(base + (kind, i, "sources"), claim.get("sources")) for i, claim in enumerate(claims) if isinstance(claim, dict)]
+        for path, citations in lists:
+            for j, citation in enumerate(citations if isinstance(citations, list) else ()):
+                if isinstance(citation, dict) and isinstance(citation.get("ref"), str):
+                    yield path + (j, "ref"), citation["ref"]
+
+
+def _review_order_problems(record: Record) -> Iterator[tuple[Path_, str]]:
+    for name, figure in record.figures.items():
+        if figure.reviewed.day < figure.as_of.day:
+            yield ("figures", name, "reviewed"), f"reviewed {figure.reviewed} is before as_of {figure.as_of}"
 
 
 def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -258,20 +384,19 @@ def _message(error: Any) -> str:
 
 
 def _check_references(dataset: Dataset) -> None:
-    sources = {rid for rid, loaded in dataset.records.items() if isinstance(loaded.model, SourceRecord)}
+    sources = {rid for rid, links in dataset.links.items() if links.kind == "source"}
     alias_owner: dict[str, str] = {}
-    for record_id in dataset.records:
+    for record_id in dataset.links:
         alias_owner[record_id.casefold()] = record_id
     excluded = dataset.policies.excluded_source_domains if dataset.policies else []
-    for record_id, loaded in dataset.records.items():
-        model = loaded.model
-        if isinstance(model, SourceRecord):
-            _check_source_domain(model, excluded, _reporter(dataset, loaded))
-        if not isinstance(model, Record):
+    # In the order of files, so that of two records claiming one alias the first file keeps it.
+    for record_id, links in sorted(dataset.links.items(), key=lambda item: item[1].relpath):
+        report = _Reporter(dataset, links)
+        if links.kind == "source":
+            _check_source_domain(links.url, excluded, report)
             continue
-        report = _reporter(dataset, loaded)
         own: set[str] = set()
-        for index, alias in enumerate(model.aliases):
+        for index, alias in enumerate(links.aliases):
             key = alias.casefold()
             owner = alias_owner.setdefault(key, record_id)
             if owner != record_id:
@@ -279,61 +404,66 @@ def _check_references(dataset: Dataset) -> None:
             elif key in own:
                 report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)", "duplicate-alias")
             own.add(key)
-        for role, target in model.uses.items():
-            target_loaded = dataset.records.get(target)
-            if target_loaded is None and target not in dataset.unloaded:
-                report(("uses", role), f"uses.{role}: no record '{target}'", "unknown-record")
-            elif target_loaded is not None and target_loaded.model.kind != schema.ROLE_KINDS[role]:
-                report(("uses", role), f"uses.{role}: '{target}' is a {target_loaded.model.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
-        for name, figure in model.figures.items():
-            _check_figure(dataset, sources, report, record_id, name, figure)
+        _check_outgoing(dataset, sources, report, record_id, links)
+    for record_id, links in dataset.unvalidated:
+        _check_outgoing(dataset, sources, _Reporter(dataset, links), record_id, links)
 
 
-def _check_source_domain(source: SourceRecord, excluded: list[str], report) -> None:
-    host = (urlsplit(source.url).hostname or "") if source.url else ""
+def _check_outgoing(dataset: Dataset, sources: set[str], report, record_id: str, links: Links) -> None:
+    """A record's references to others: the records it uses, the sources it cites, the figures its derived figures multiply."""
+    for role, target in links.uses:
+        target_links = dataset.links.get(target)
+        if target_links is None and target not in dataset.unloaded:
+            report(("uses", role), f"uses.{role}: no record '{target}'", "unknown-record")
+        elif target_links is not None and target_links.kind != schema.ROLE_KINDS[role]:
+            report(("uses", role), f"uses.{role}: '{target}' is a {target_links.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
+    unknown = {ref for ref in links.refs if ref not in sources and ref not in dataset.unloaded}
+    if unknown:
+        for path, ref in _written_citations(report.located.data):
+            if ref in unknown:
+                report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)", "unknown-source")
+    for name, product_names, factor, value in links.derivations:
+        _check_derivation(dataset, report, record_id, links, name, product_names, factor, value)
+
+
+def _check_source_domain(url: str | None, excluded: list[str], report) -> None:
+    host = (urlsplit(url).hostname or "") if url else ""
     for domain in excluded:
         if host == domain or host.endswith("." + domain):
             report(("url",), f"url: {host} is a mirror or content farm ({domain} is in excluded_source_domains of {POLICY_FILE}); cite the primary source it copies", "excluded-source")
             return
 
 
-def _reporter(dataset: Dataset, loaded: LoadedRecord):
-    shown = dataset.shown(loaded.relpath)
+class _Reporter:
+    """Adds a record's problems, located in its file, which is parsed again on the first one."""
 
-    def report(path: tuple[Any, ...], message: str, code: str) -> None:
-        dataset.problems.append(Problem(shown, *loaded.located.where(path), message, code))
+    def __init__(self, dataset: Dataset, links: Links) -> None:
+        self.dataset = dataset
+        self.relpath = links.relpath
+        self._located: Located | None = None
 
-    return report
+    @property
+    def located(self) -> Located:
+        if self._located is None:
+            self._located, _ = parse_yaml(self.dataset.texts[self.relpath])
+        return self._located
 
-
-def _check_figure(dataset: Dataset, sources: set[str], report, record_id: str, name: str, figure: Figure) -> None:
-    base = ("figures", name)
-    citations = [(base + ("sources", i, "ref"), c.ref) for i, c in enumerate(figure.sources)]
-    for kind, claims in (("history", figure.history), ("alternatives", figure.alternatives)):
-        for i, claim in enumerate(claims):
-            citations += [(base + (kind, i, "sources", j, "ref"), c.ref) for j, c in enumerate(claim.sources)]
-    for path, ref in citations:
-        if ref not in sources and ref not in dataset.unloaded:
-            report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)", "unknown-source")
-    if figure.reviewed.day < figure.as_of.day:
-        report(base + ("reviewed",), f"reviewed {figure.reviewed} is before as_of {figure.as_of}", "review-order")
-    if figure.derived is not None:
-        _check_derivation(dataset, report, record_id, name, figure)
+    def __call__(self, path: tuple[Any, ...], message: str, code: str) -> None:
+        self.dataset.problems.append(Problem(self.dataset.shown(self.relpath), *self.located.where(path), message, code))
 
 
-def _check_derivation(dataset: Dataset, report, record_id: str, name: str, figure: Figure) -> None:
-    derived = figure.derived
-    assert derived is not None
+def _check_derivation(dataset: Dataset, report, record_id: str, links: Links, name: str, product_names: tuple[str, ...], factor: float, value: float) -> None:
     path = ("figures", name, "derived", "product")
-    product = derived.factor
-    for index, reference in enumerate(derived.product):
+    product = factor
+    for index, reference in enumerate(product_names):
         other_record, _, other_name = reference.rpartition(".")
-        part = dataset.figure(other_record or record_id, other_name)
+        target = dataset.links.get(other_record) if other_record else links
+        part = target.values.get(other_name) if target is not None else None
         if part is None:
             if (other_record or record_id) not in dataset.unloaded:
                 report(path + (index,), f"derived: no figure '{reference}'", "unknown-figure")
             return
-        product *= part.value.value
-    if not math.isclose(product, figure.value.value, rel_tol=DERIVED_TOLERANCE):
-        parts = " x ".join(derived.product)
-        report(path, f"derived: {parts} x {derived.factor:g} = {product:.6g}, but value is {figure.value.value:.6g} (more than {DERIVED_TOLERANCE:.0%} apart)", "derived-mismatch")
+        product *= part
+    if not math.isclose(product, value, rel_tol=DERIVED_TOLERANCE):
+        parts = " x ".join(product_names)
+        report(path, f"derived: {parts} x {factor:g} = {product:.6g}, but value is {value:.6g} (more than {DERIVED_TOLERANCE:.0%} apart)", "derived-mismatch")

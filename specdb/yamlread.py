@@ -58,9 +58,15 @@ class Located:
     data: Any
     values: dict[Path_, tuple[int, int]] = field(default_factory=dict)
     keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    # The file's bytes while the positions are not yet taken: most files have no problem, so they are taken on the first question.
+    unlocated: bytes | None = None
 
     def where(self, path: Path_, *, key: bool = False) -> tuple[int, int]:
         """The closest known position for path: the key itself when asked, else its value."""
+        if self.unlocated is not None:
+            located, _ = parse_yaml(self.unlocated)
+            assert located is not None, "a document that composed once composes again"
+            self.values, self.keys, self.unlocated = located.values, located.keys, None
         if key and path in self.keys:
             return self.keys[path]
         while path:
@@ -71,6 +77,8 @@ class Located:
 
     def pruned(self, keep: Callable[[Path_], bool]) -> "Located":
         """The positions still needed once the data is validated, without the data itself (it is the largest part)."""
+        if self.unlocated is not None:
+            return Located(None, unlocated=self.unlocated)
         values = {path: position for path, position in self.values.items() if not path or keep(path)}
         return Located(None, values, {})
 
@@ -89,7 +97,12 @@ def _position(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
+def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, list[YamlProblem]]:
+    """The document's plain data and where each part is, or the problems that stop it being read.
+
+    Without `positions` only problems are located now; the rest is located
+    on the first question to `Located.where`.
+    """
     if len(raw) > MAX_FILE_BYTES:
         return None, [YamlProblem(too_large(len(raw)))]
     try:
@@ -100,15 +113,17 @@ def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
         return None, [YamlProblem(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", line, column)]
     if text.startswith("\ufeff"):
         text = text[1:]
+        raw = raw[3:]
     depth_problem = _nesting_problem(text)
     if depth_problem:
         return None, [depth_problem]
     try:
-        loader = _Loader(text)
         try:
-            root = loader.get_single_node()
-        finally:
-            loader.dispose()
+            # The checked UTF-8 bytes, not the text: libyaml composes them faster, with the same positions.
+            root = _compose(raw if _Loader is not yaml.SafeLoader else text)
+        except yaml.reader.ReaderError:
+            # Counted in characters, as the message promises, not in bytes.
+            root = _compose(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = _position(mark) if mark else (1, 1)
@@ -122,11 +137,21 @@ def parse_yaml(raw: bytes) -> tuple[Located | None, list[YamlProblem]]:
     located = Located(data=None)
     problems: list[YamlProblem] = []
     seen: set[int] = set()
-    located.data = _plain(root, (), located, problems, seen)
+    located.data = _plain(root, (), located if positions else None, problems, seen)
+    if not positions:
+        located.unlocated = raw
     if any(p.message.startswith("anchors and aliases") for p in problems):
         problems = [p for p in problems if not p.message.startswith("anchors and aliases")]
         problems.extend(_alias_positions(text))
     return (located if not problems else None), problems
+
+
+def _compose(source: bytes | str) -> Any:
+    loader = _Loader(source)
+    try:
+        return loader.get_single_node()
+    finally:
+        loader.dispose()
 
 
 def _codepoint(character: Any) -> str:
@@ -155,36 +180,39 @@ def _nesting_problem(text: str) -> YamlProblem | None:
     return None
 
 
-def _plain(node: Any, path: Path_, located: Located, problems: list[YamlProblem], seen: set[int]) -> Any:
-    position = _position(node.start_mark)
-    located.values[path] = position
+def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlProblem], seen: set[int]) -> Any:
+    """The node as plain data; with `located`, every value's and key's position is recorded in it."""
+    if located is not None:
+        located.values[path] = _position(node.start_mark)
     if id(node) in seen:
-        problems.append(YamlProblem("anchors and aliases are not allowed", *position))
+        problems.append(YamlProblem("anchors and aliases are not allowed", *_position(node.start_mark)))
         return None
     seen.add(id(node))
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
-        problems.append(YamlProblem(f"tag '{tag}' is not allowed: specdb reads every value as written", *position))
+        problems.append(YamlProblem(f"tag '{tag}' is not allowed: specdb reads every value as written", *_position(node.start_mark)))
         return None
     if isinstance(node, yaml.ScalarNode):
         return None if not node.style and node.value in _NULLS else node.value
     if isinstance(node, yaml.SequenceNode):
         return [_plain(item, path + (index,), located, problems, seen) for index, item in enumerate(node.value)]
     mapping: dict[str, Any] = {}
+    key_nodes: dict[str, Any] = {}
     for key_node, value_node in node.value:
-        key_position = _position(key_node.start_mark)
         if not isinstance(key_node, yaml.ScalarNode) or key_node.tag not in _PLAIN_TAGS:
-            problems.append(YamlProblem("a key must be plain text", *key_position))
+            problems.append(YamlProblem("a key must be plain text", *_position(key_node.start_mark)))
             continue
         if not key_node.style and key_node.value == "<<":
-            problems.append(YamlProblem("merge keys (<<) are not allowed", *key_position))
+            problems.append(YamlProblem("merge keys (<<) are not allowed", *_position(key_node.start_mark)))
             continue
         key = key_node.value
-        if key in mapping or (path + (key,)) in located.keys:
-            first = located.keys[path + (key,)]
-            problems.append(YamlProblem(f"duplicate key '{key}' (first at line {first[0]})", *key_position))
+        if key in key_nodes:
+            first = _position(key_nodes[key].start_mark)
+            problems.append(YamlProblem(f"duplicate key '{key}' (first at line {first[0]})", *_position(key_node.start_mark)))
             continue
-        located.keys[path + (key,)] = key_position
+        key_nodes[key] = key_node
+        if located is not None:
+            located.keys[path + (key,)] = _position(key_node.start_mark)
         mapping[key] = _plain(value_node, path + (key,), located, problems, seen)
     return mapping
 
