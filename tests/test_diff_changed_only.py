@@ -183,7 +183,7 @@ def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeyp
     compare_versions("c0", "c1", history)
     parsed = []
     real = specdb.dataset.parse_yaml
-    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw: parsed.append(raw) or real(raw))
+    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: parsed.append(raw) or real(raw, **options))
     compare_versions("c0", "c1", history)
     # One file changed (the GPU), read as each side holds it; there is no policy file to read.
     assert len(parsed) == 2 and all(b"id: test-gpu" in raw for raw in parsed)
