@@ -67,6 +67,7 @@ FIGURES: dict[str, FigureName] = {
     "per_port_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-port", "bandwidth of one scale-up port, one direction"),
     "max_domain_size": _count((LINK,), "most accelerators one scale-up domain of this link can join"),
     "max_slice_size": _count((LINK,), "most accelerators one slice (a job's share of a pod) can span"),
+    "torus_dimensions": _count((LINK,), "dimensions of the torus the links form (2D, 3D): each accelerator has a link to each of its 2 x d neighbours"),
     "lanes": _count((LINK, FABRIC), "lanes of one link or port"),
     "lanes_per_port": _count((LINK,), "lanes of one port", "per-port"),
     "lane_rate": FigureName("transfer_rate", (LINK,), "signalling rate of one lane, in transfers per second (line rate, before encoding)", scope="per-lane"),
@@ -79,6 +80,7 @@ FIGURES: dict[str, FigureName] = {
     # fabrics
     "port_bandwidth": _bandwidth((FABRIC,), ONE_WAY, "per-port", "bandwidth of one network port, one direction"),
     "host_lanes": _count((FABRIC,), "host (PCIe) lanes of a NIC"),
+    "streaming_aggregation_trees": _count((FABRIC,), "in-network reduction (SHARP) streaming aggregation trees a subnet of the fabric's switches supports"),
     "stack_layers": _count((FABRIC,), "layers of a protocol stack specification"),
     # systems and clusters
     "accelerators": _count((SYSTEM, CLUSTER), "accelerators in the system or cluster"),
