@@ -172,7 +172,7 @@ def estimate(
     for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
         if value not in allowed:
             raise UsageError(f"{what} must be one of {', '.join(allowed)}")
-    if algorithm in ("tree", "nvls") and operation != "all-reduce":
+    if algorithm in ("tree", "nvls", "collnet") and operation != "all-reduce":
         raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
     if accelerators is not None and accelerators < 2:
         raise UsageError("--gpus must be 2 or more")
@@ -186,7 +186,7 @@ def estimate(
     results = {}
     for name in candidates:
         result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
-        results[name] = Estimate(result, [_expect(calibration, found.id, phase) for phase in result.phases])
+        results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
     best = min(results.values(), key=lambda result: result.seconds)
     considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
     return Estimate(best.bound, best.expected, considered)
@@ -197,14 +197,17 @@ def _candidates(calibration: Calibration, platform: str, operation: str, topolog
         return ["ring"]
     names = ["ring", "tree"]
     inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
-    if inside and calibration.has_in_network_reduction(platform):
+    across = tier == "auto" and not inside and topology.in_network_reduction is not None
+    if across:
+        names.append("collnet")
+    if (inside or across) and calibration.has_in_network_reduction(platform):
         names.append("nvls")
     return names
 
 
-def _expect(calibration: Calibration, platform: str, phase: Phase) -> Expected:
-    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm)
-    latency = calibration.latency(platform, phase.tier, phase.algorithm)
+def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
+    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm, operation)
+    latency = calibration.latency(platform, phase.tier, phase.algorithm, operation)
     return Expected(
         phase,
         efficiency.value if efficiency else 1.0,
@@ -222,7 +225,7 @@ def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
         if run.platform not in calibration.topologies:
             continue
         if run.scope == "per-port":
-            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm)
+            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm, run.operation)
             port = calibration.port_bandwidth(run.platform)
             predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
             source = efficiency.source if efficiency else "no measured run: the peak bound"
