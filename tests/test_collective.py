@@ -270,3 +270,143 @@ def test_the_cli_says_which_figure_is_the_bound_and_which_the_expectation(cli):
     assert data["algbw_gbps"] == pytest.approx(16 / 0.070, abs=1e-3)
     assert data["busbw_gbps"] == pytest.approx(16 / 0.070 * 2 * 63 / 64, abs=1e-3)
     assert {"efficiency", "efficiency_source", "expected_latency_source", "bandwidth_source", "tier", "algorithm"} <= set(data["phases"][0])
+
+
+# Latency and in-network reduction, added to a copy of the test data: the link 1 us a step, the network 3 us, and a fabric
+# whose switches reduce (SHARP). Every expectation below is the alpha-beta cost written out: steps x alpha + bytes / bandwidth.
+ALPHA_UP, ALPHA_OUT = 1e-6, 3e-6
+FIGURE = "status: spec, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]"
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory):
+    import shutil
+
+    specs = tmp_path_factory.mktemp("network") / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    link, fabric = specs / "link" / "test-link.yaml", specs / "fabric" / "test-fabric.yaml"
+    link.write_text(link.read_text() + f"  latency: {{value: 1 us, {FIGURE}}}\n")
+    fabric.write_text(fabric.read_text() + f"  latency: {{value: 3 us, {FIGURE}}}\n  streaming_aggregation_trees: {{value: 63, {FIGURE}}}\n")
+    return open_fresh(specs.parent / "specdb.sqlite", specs)
+
+
+def test_a_1_mb_all_reduce_is_latency_bound_and_takes_the_tree(network):
+    # 8 GPUs, 1 MB. Ring: 2(8-1) = 14 steps + 2 x 7/8 x 1 MB / 450 GB/s = 14 us + 3.889 us.
+    # Tree: 2 x ceil(log2 8) = 6 steps + 2 x 1 MB / 450 GB/s = 6 us + 4.444 us.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8)
+    assert result.considered["ring"] == pytest.approx(14e-6 + 1.75e6 / UP)
+    assert result.considered["tree"] == pytest.approx(6e-6 + 2e6 / UP)
+    assert result.bound.algorithm == "tree" and result.seconds == pytest.approx(10.444e-6, rel=1e-4)
+    assert result.phases[0].latency_source == "test-link.latency"
+
+
+@pytest.mark.parametrize("size, algorithm", [(14e6, "tree"), (15e6, "ring"), (SEED_GRADIENTS, "ring")])
+def test_ring_and_tree_cross_over_at_32_alpha_bandwidth(network, size, algorithm):
+    # Ring = tree when 14a + 1.75 S/B = 6a + 2 S/B, that is S = 32 a B = 32 x 1 us x 450 GB/s = 14.4 MB.
+    assert estimate(network, "all-reduce", platform="test-system", size_bytes=size, accelerators=8).bound.algorithm == algorithm
+
+
+def test_latency_precedence_is_the_data_then_the_option_then_zero(network, connection):
+    # The data's figure wins over --latency on both tiers; without a figure, --latency; without either, 0.
+    given = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
+    inside, across, _ = given.phases
+    assert (inside.latency, inside.latency_source) == (ALPHA_UP, "test-link.latency")
+    assert (across.latency, across.latency_source) == (ALPHA_OUT, "test-fabric.latency")
+    option = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
+    assert [(phase.latency, phase.latency_source) for phase in option.phases] == [(5e-6, "--latency")] * 3
+    neither = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring")
+    assert [phase.latency for phase in neither.phases] == [0, 0, 0]
+    assert neither.phases[1].latency_source == "assumed 0: no latency figure for test-fabric in the data"
+
+
+def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
+    # 64 GPUs, 8 domains of 8, 16 GB. Inside: reduce-scatter and all-gather of 7/8 x 16 GB at 450 GB/s, 7 steps each.
+    # Across, the switches reduce: each NIC sends its 16/8 = 2 GB once and receives the sum once, 2 steps, at 50 GB/s.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+    inside, across, back = result.phases
+    assert (across.algorithm, across.bytes_per_accelerator, across.steps) == ("collnet", 2e9, 2)
+    assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 14e9 and inside.steps == back.steps == 7
+    assert "test-fabric.streaming_aggregation_trees" in across.name
+    # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
+    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+    # The ring across sends 2 x 7/8 x 2 GB = 3.5 GB per NIC (70 ms), so NCCL's tuner, and auto, take CollNet.
+    auto = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert auto.bound.algorithm == "collnet" and set(auto.considered) == {"ring", "tree", "collnet"}
+    assert auto.considered["ring"] == pytest.approx(3.5e9 / OUT + 14 * ALPHA_UP + 14 * ALPHA_OUT)
+    # No collnet run is measured: the network phase's efficiency is the ring's, and says so.
+    assert auto.expected[1].efficiency_source == "no measured run: the peak bound"
+
+
+def test_without_sharp_in_the_data_there_is_no_in_network_reduction_across_domains(connection):
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert set(result.considered) == {"ring", "tree"}
+    with pytest.raises(UsageError, match="test-fabric has no in-network reduction \\(SHARP\\) in the data"):
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+
+
+@pytest.mark.parametrize("operation, gpus, tier, message", [
+    ("all-reduce", 8, "auto", "collnet reduces in the network switches across scale-up domains"),
+    ("all-reduce", 16, "scale-out", "--algorithm collnet reduces in the switches of a hierarchical all-reduce"),
+    ("all-gather", 64, "auto", "--algorithm collnet applies to all-reduce only"),
+])
+def test_collnet_refusals(network, operation, gpus, tier, message):
+    with pytest.raises(UsageError, match=message):
+        estimate(network, operation, platform="test-system", size_bytes=1e9, accelerators=gpus, tier=tier, algorithm="collnet")
+
+
+def test_nvls_with_sharp_across_h100_nodes_splits_the_nvls_bytes(bundled):
+    # 16 H100s: NVLink SHARP inside (each GPU sends its 16 GB once: half reducing, half broadcasting), SHARP across.
+    result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="nvls")
+    inside, across, back = result.phases
+    assert (inside.algorithm, inside.bytes_per_accelerator, inside.steps) == ("nvls", 8e9, 1)
+    assert (back.algorithm, back.bytes_per_accelerator) == ("nvls", 8e9)
+    assert (across.algorithm, across.bytes_per_accelerator) == ("collnet", 2e9)
+    # Bound: the network's 2 GB at 50 GB/s (40 ms) over NVLink's 16 GB at 450 GB/s (35.6 ms); 0.6 + 0.6 + 2 x 2.7 us.
+    assert result.bound_seconds == pytest.approx(2e9 / 50e9 + 2 * 0.6e-6 + 2 * 2.7e-6)
+
+
+def test_hgx_a100_on_hdr_has_sharp_and_mi300x_has_no_nvls(bundled):
+    a100 = estimate(bundled, "all-reduce", platform="hgx-a100", size_bytes=SEED_GRADIENTS, accelerators=16)
+    assert set(a100.considered) == {"ring", "tree", "collnet"}
+    mi300x = estimate(bundled, "all-reduce", platform="mi300x-platform", size_bytes=SEED_GRADIENTS, accelerators=16)
+    assert set(mi300x.considered) == {"ring", "tree", "collnet"}
+
+
+@pytest.mark.parametrize("platform, link", [("tpu-v6e-pod", "google-tpu-ici-v6e"), ("tpu-v5p-pod-slice", "google-tpu-ici-v5p")])
+def test_point_to_point_on_a_torus_uses_the_one_link_neighbours_share(bundled, platform, link):
+    # v6e: 800 GB/s both ways over 4 neighbours (2D torus); v5p: 1200 GB/s over 6 (3D torus). Either way 100 GB/s each way.
+    result = estimate(bundled, "point-to-point", platform=platform, size_bytes=1e9, accelerators=2)
+    assert result.phases[0].name == "point-to-point over the one link two neighbours on the torus share"
+    assert result.phases[0].bandwidth == pytest.approx(100e9)
+    assert result.phases[0].bandwidth_source.startswith(f"{link}.per_accelerator_bandwidth / ")
+    assert result.bound_seconds == pytest.approx(1e9 / 100e9)
+
+
+def test_all_gather_takes_its_own_measured_efficiency_and_otherwise_names_the_operation_it_borrows(bundled):
+    # The NCCL maintainer's 370 GB/s for non-all-reduce operations on 8 H100s: 370 / 450 of NVLink 4.
+    h100 = estimate(bundled, "all-gather", platform="hgx-h100", size_bytes=GIB8, accelerators=8)
+    assert h100.expected[0].efficiency == pytest.approx(370 / 450)
+    assert h100.expected[0].efficiency_source == "measured on this platform: nvidia-hgx-h100.measured_all_gather_busbw_8gpu_ring"
+    # A100: only all-reduce was measured, 231.58 GB/s busbw of NVLink 3's 300 GB/s each way.
+    a100 = estimate(bundled, "all-gather", platform="hgx-a100", size_bytes=GIB8, accelerators=8)
+    assert a100.expected[0].efficiency == pytest.approx(231.58 / 300)
+    assert a100.expected[0].efficiency_source == (
+        "measured on this platform, all-reduce runs (no all-gather run): nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib")
+
+
+@pytest.mark.parametrize("gpus, steps", [(2, 2), (5, 6), (8, 6), (9, 8)])
+def test_a_tree_all_reduce_sends_twice_the_buffer_in_2_log2_n_steps(connection, gpus, steps):
+    # Up the tree the buffer once, down once: 2S per GPU, whatever N; steps 2 x ceil(log2 N).
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, tier="scale-out", accelerators=gpus, algorithm="tree")
+    assert result.bytes_per_accelerator == 2e9 and result.phases[0].steps == steps
+
+
+def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
+    # Inside the larger domain: 7/8 x 16 GB, 7 steps; across 2 domains: a ring of 2 over each GPU's 1/8 share,
+    # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
+    inside, across, back = result.phases
+    assert result.bound.domains == [8, 4] and inside.accelerators == 8 and across.accelerators == 2
+    assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
+    assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
+    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
