@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.collective import estimate, leave_one_out, message_bytes
+from specdb.collective import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
 from specdb.store import open_fresh
@@ -410,3 +410,69 @@ def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
     assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
     assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+
+
+def test_the_json_document_of_a_hierarchical_all_reduce(connection):
+    # 64 GPUs, 16 GB, no measured run: the expectation is the bound. Ring across 8 domains: 2 x 7/8 x 2 GB = 3.5 GB per
+    # NIC at 50 GB/s = 70 ms; the tree across sends 2 x 2 GB = 4 GB = 80 ms; inside 2 x 14 GB at 450 GB/s = 62.2 ms.
+    document = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64).as_dict()
+    phases = document.pop("phases")
+    assert document == {
+        "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 70.0, "tree": 80.0},
+        "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [8] * 8,
+        "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
+        # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
+        "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 14e9 + 3.5e9 + 14e9, "bound_by": "scale-out",
+    }
+    nothing = "assumed 0: no latency figure for test-fabric in the data"
+    assert phases[1] == {
+        "name": "all-reduce of 1/8 across 8 domains (ring)", "tier": "scale-out", "algorithm": "ring", "accelerators": 8,
+        "bytes_per_accelerator": 3.5e9, "steps": 14, "bandwidth": 50e9, "bandwidth_counted": "per-direction",
+        "bandwidth_source": "test-system.scale_out_bandwidth", "per_direction_bandwidth": 50e9, "latency": 0.0, "latency_source": nothing,
+        "bound_seconds": pytest.approx(0.070), "efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
+        "expected_latency": 0.0, "expected_latency_source": f"no small-message run: {nothing}", "seconds": pytest.approx(0.070),
+    }
+
+
+def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection):
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
+    inside, across, back, total = describe(result)
+    assert inside == {"phase": "reduce-scatter inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "14 GB",
+                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "7 x 0 s", "bound_ms": 31.111, "expected_ms": 31.111}
+    assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
+    assert back["phase"] == "all-gather inside the domain"
+    assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
+                     "efficiency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
+    assert sources(result)[1] == ("all-reduce of 1/8 across 8 domains (ring): efficiency no measured run: the peak bound; "
+                                  "latency no small-message run: assumed 0: no latency figure for test-fabric in the data")
+
+
+def test_one_phase_has_no_total_row_and_the_large_n_limit_says_so(network):
+    [row] = describe(estimate(network, "all-gather", platform="test-system", size_bytes=SEED_GRADIENTS))
+    # Large-N limit: the whole 16 GB at 450 GB/s, no latency steps.
+    assert row == {"phase": "all-gather (ring)", "tier": "scale-up", "gpus": "large-N limit", "sent_per_gpu": "16 GB",
+                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "0 x 1 us", "bound_ms": 35.556, "expected_ms": 35.556}
+
+
+@pytest.mark.parametrize("text, seconds", [("2us", 2e-6), ("500 ns", 5e-7), ("1 ms", 1e-3)])
+def test_the_latency_option_takes_a_time(text, seconds):
+    assert parse_latency(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2 GB", "--latency '2 GB' is not a time (try 2us or 500ns)"),
+    ("soon", "--latency 'soon' is not a number followed by a unit"),
+])
+def test_the_latency_option_refuses_anything_else(text, message):
+    with pytest.raises(UsageError) as refused:
+        parse_latency(text)
+    assert str(refused.value) == message
+
+
+def test_nvls_with_sharp_names_its_phases_and_their_gpus(bundled):
+    result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=24, algorithm="nvls")
+    assert [(phase.name, phase.accelerators) for phase in result.phases] == [
+        ("reduce-scatter inside the domain through the NVSwitch (3 domains of 8)", 8),
+        ("all-reduce of 1/8 across 3 domains, reduced in the network switches (infiniband-ndr.streaming_aggregation_trees)", 3),
+        ("all-gather inside the domain through the NVSwitch", 8),
+    ]
