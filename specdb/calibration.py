@@ -25,6 +25,7 @@ import statistics
 from dataclasses import dataclass
 
 from specdb.collective_bound import Topology, bound, bus_factor
+from specdb.errors import UsageError
 from specdb.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
@@ -90,8 +91,17 @@ class Calibration:
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
         self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.platform in self.topologies]
-        self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._efficiency(run)] if derived]
-        self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._latency(run)] if derived]
+        self.unused: list[str] = []
+        self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._derive(self._efficiency, run)] if derived]
+        self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]
+
+    def _derive(self, derive, run: Run) -> Derived | None:
+        """A run the model cannot place (collnet on a fabric without SHARP in the data) is set aside and named, not fatal."""
+        try:
+            return derive(run)
+        except UsageError as refused:
+            self.unused.append(f"{run.label}: {refused}")
+            return None
 
     def efficiency(self, platform: str, tier: str, algorithm: str, operation: str) -> Value | None:
         return self._lookup(platform, tier, algorithm, operation, "efficiency")

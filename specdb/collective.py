@@ -54,6 +54,7 @@ class Estimate:
     bound: Bound
     expected: list[Expected] = field(default_factory=list)
     considered: dict[str, float] = field(default_factory=dict)
+    unused_runs: list[str] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:
@@ -100,6 +101,7 @@ class Estimate:
             "busbw_gbps": round(self.busbw / 1e9, 3),
             "bytes_per_accelerator": self.bytes_per_accelerator,
             "bound_by": self.bound_by,
+            "runs_not_used": self.unused_runs,
             "phases": [
                 {
                     **asdict(e.phase),
@@ -189,7 +191,7 @@ def estimate(
         results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
     best = min(results.values(), key=lambda result: result.seconds)
     considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
-    return Estimate(best.bound, best.expected, considered)
+    return Estimate(best.bound, best.expected, considered, calibration.unused)
 
 
 def _candidates(calibration: Calibration, platform: str, operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
@@ -263,8 +265,6 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
 
 
 def sources(result: Estimate) -> list[str]:
-    """Where each phase's efficiency and latency came from, one line each, for the table's footer."""
-    lines = []
-    for e in result.expected:
-        lines.append(f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}")
-    return lines
+    """Where each phase's efficiency and latency came from, one line each, and the measured runs set aside, for the table's footer."""
+    lines = [f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}" for e in result.expected]
+    return lines + [f"measured run not used: {unused}" for unused in result.unused_runs]

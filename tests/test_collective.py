@@ -476,3 +476,18 @@ def test_nvls_with_sharp_names_its_phases_and_their_gpus(bundled):
         ("all-reduce of 1/8 across 3 domains, reduced in the network switches (infiniband-ndr.streaming_aggregation_trees)", 3),
         ("all-gather inside the domain through the NVSwitch", 8),
     ]
+
+
+def test_a_run_the_model_cannot_place_is_named_not_fatal(specs, db):
+    # A collnet run across two nodes of the test system, whose fabric has no in-network reduction in the data.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + (
+        "  measured_all_reduce_busbw_16gpu_collnet:\n"
+        "    {value: 40 GB/s, direction: per-direction, scope: per-accelerator, status: measured, as_of: 2023-01, reviewed: 2026-07-15,\n"
+        "     method: nccl-tests, collective: {operation: all-reduce, accelerators: 16, algorithm: collnet, library: NCCL}, sources: [{ref: test-datasheet}]}\n"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=8, algorithm="ring")
+    assert result.seconds == result.bound_seconds
+    [unused] = result.unused_runs
+    assert unused.startswith("test-system.measured_all_reduce_busbw_16gpu_collnet: test-fabric has no in-network reduction (SHARP)")
+    assert sources(result)[-1] == f"measured run not used: {unused}"
+    assert result.as_dict()["runs_not_used"] == [unused]
