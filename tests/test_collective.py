@@ -423,6 +423,7 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
         "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
         # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
         "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 14e9 + 3.5e9 + 14e9, "bound_by": "scale-out",
+        "runs_not_used": [],
     }
     nothing = "assumed 0: no latency figure for test-fabric in the data"
     assert phases[1] == {
