@@ -139,7 +139,7 @@ class Calibration:
             if same:
                 return _median(same, quantity, how)
             if matches:
-                others = " and ".join(sorted({d.run.operation for d in matches}))
+                others = ", ".join(sorted({d.run.operation for d in matches}))
                 return _median(matches, quantity, f"{how}, {others} runs (no {operation} run)")
         return None
 

@@ -230,7 +230,8 @@ def bound(
         raise UsageError("collnet reduces in the network switches across scale-up domains; use --gpus beyond one domain, or another algorithm")
     if tier == "hierarchical" and algorithm in ("nvls", "collnet") and topology.in_network_reduction is None:
         fabric = platform.scale_out_fabric or "its scale-out fabric"
-        raise UsageError(f"{fabric} has no in-network reduction (SHARP) in the data, so {algorithm} cannot span {platform.id}'s domains (NCCL allows NVLS across nodes only with SHARP); choose ring or tree")
+        why = " (NCCL runs NVLS across nodes only with SHARP)" if algorithm == "nvls" else ""
+        raise UsageError(f"{fabric} has no in-network reduction (SHARP) in the data, so {algorithm} cannot span {platform.id}'s domains{why}; choose ring or tree")
     if tier == "hierarchical":
         assert accelerators is not None and domain is not None
         domains = sorted(domains, reverse=True) if domains else fill_domains(accelerators, domain)

@@ -492,3 +492,22 @@ def test_a_run_the_model_cannot_place_is_named_not_fatal(specs, db):
     assert unused.startswith("test-system.measured_all_reduce_busbw_16gpu_collnet: test-fabric has no in-network reduction (SHARP)")
     assert sources(result)[-1] == f"measured run not used: {unused}"
     assert result.as_dict()["runs_not_used"] == [unused]
+
+
+@pytest.mark.parametrize("algorithm, why", [("nvls", " (NCCL runs NVLS across nodes only with SHARP)"), ("collnet", "")])
+def test_in_network_reduction_across_domains_without_sharp_is_refused_with_the_reason(connection, algorithm, why):
+    from specdb.collective_bound import Topology, bound
+    from specdb.tiers import platforms
+
+    [platform] = platforms(connection, platform="test-system")
+    with pytest.raises(UsageError) as refused:
+        bound(Topology.read(connection, platform), "all-reduce", size_bytes=1e9, accelerators=16, tier="auto", algorithm=algorithm, basis="per-direction")
+    assert str(refused.value) == (f"test-fabric has no in-network reduction (SHARP) in the data, so {algorithm} cannot span "
+                                  f"test-system's domains{why}; choose ring or tree")
+
+
+def test_the_borrowed_operations_are_listed(bundled):
+    # TPU v6e has no run of any operation; point-to-point borrows every measured ring run's efficiency, naming the operations.
+    result = estimate(bundled, "point-to-point", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=2)
+    assert result.expected[0].efficiency_source.startswith(
+        "borrowed from other vendors' platforms, all-gather, all-reduce, reduce-scatter runs (no point-to-point run): ")
