@@ -141,7 +141,7 @@ class Topology:
         }, _in_network_reduction(connection, platform.scale_out_fabric))
 
     def bandwidth(self, tier: str) -> Bandwidth:
-        found = self.platform.tiers["scale_up" if tier == "scale-up" else "scale_out"]
+        found = self.platform.tiers[{"scale-up": "scale_up", "scale-out": "scale_out"}[tier]]
         if found is None:
             raise UsageError(f"{self.platform.id} has no {tier} bandwidth in the data")
         return found

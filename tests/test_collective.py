@@ -326,7 +326,11 @@ def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
     inside, across, back = result.phases
     assert (across.algorithm, across.bytes_per_accelerator, across.steps) == ("collnet", 2e9, 2)
     assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 14e9 and inside.steps == back.steps == 7
-    assert "test-fabric.streaming_aggregation_trees" in across.name
+    assert [(phase.name, phase.algorithm, phase.tier) for phase in result.phases] == [
+        ("reduce-scatter inside the domain (8 domains of 8)", "ring", "scale-up"),
+        ("all-reduce of 1/8 across 8 domains, reduced in the network switches (test-fabric.streaming_aggregation_trees)", "collnet", "scale-out"),
+        ("all-gather inside the domain", "ring", "scale-up"),
+    ]
     # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
     # The ring across sends 2 x 7/8 x 2 GB = 3.5 GB per NIC (70 ms), so NCCL's tuner, and auto, take CollNet.
@@ -407,6 +411,8 @@ def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
     inside, across, back = result.phases
     assert result.bound.domains == [8, 4] and inside.accelerators == 8 and across.accelerators == 2
+    assert [phase.name for phase in result.phases] == [
+        "reduce-scatter inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)", "all-gather inside the domain"]
     assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
     assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
@@ -511,3 +517,10 @@ def test_the_borrowed_operations_are_listed(bundled):
     result = estimate(bundled, "point-to-point", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=2)
     assert result.expected[0].efficiency_source.startswith(
         "borrowed from other vendors' platforms, all-gather, all-reduce, reduce-scatter runs (no point-to-point run): ")
+
+
+def test_beyond_a_domain_without_a_network_figure_is_a_usage_error(bundled):
+    # A v6e pod is one 256-chip torus; the data has no per-chip data-centre network figure to go beyond it.
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512)
+    assert str(refused.value) == "google-tpu-v6e-pod has no scale-out bandwidth in the data"
