@@ -524,3 +524,25 @@ def test_beyond_a_domain_without_a_network_figure_is_a_usage_error(bundled):
     with pytest.raises(UsageError) as refused:
         estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512)
     assert str(refused.value) == "google-tpu-v6e-pod has no scale-out bandwidth in the data"
+
+
+def shape(result):
+    return [(p.name, p.tier, p.algorithm, p.accelerators, p.bytes_per_accelerator, p.steps) for p in result.phases]
+
+
+def test_point_to_point_across_domains_goes_through_one_nic(network):
+    # Two GPUs in different domains: the whole message through one 50 GB/s NIC, one network latency step.
+    result = estimate(network, "point-to-point", platform="test-system", size_bytes=1e9, accelerators=16)
+    assert shape(result) == [("point-to-point across domains, one NIC", "scale-out", "ring", 2, 1e9, 1)]
+    assert result.bound_seconds == pytest.approx(1e9 / OUT + ALPHA_OUT)
+
+
+def test_all_to_all_across_domains_posts_every_message_at_once(network):
+    # 64 GPUs: 7 of the 63 peers share the domain (7/64 of 16 GB over NVLink), 56 are remote (56/64 through the NIC);
+    # every message is posted at once, one latency step on each tier.
+    result = estimate(network, "all-to-all", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert shape(result) == [
+        ("all-to-all inside the domain (8 domains of 8)", "scale-up", "ring", 8, 7 / 64 * SEED_GRADIENTS, 1),
+        ("all-to-all to the other domains, through each accelerator's NIC", "scale-out", "ring", 64, 56 / 64 * SEED_GRADIENTS, 1),
+    ]
+    assert result.bound_seconds == pytest.approx(14e9 / OUT + ALPHA_UP + ALPHA_OUT)
