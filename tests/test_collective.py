@@ -546,3 +546,13 @@ def test_all_to_all_across_domains_posts_every_message_at_once(network):
         ("all-to-all to the other domains, through each accelerator's NIC", "scale-out", "ring", 64, 56 / 64 * SEED_GRADIENTS, 1),
     ]
     assert result.bound_seconds == pytest.approx(14e9 / OUT + ALPHA_UP + ALPHA_OUT)
+
+
+@pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
+def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first(network, operation):
+    # 64 GPUs, 16 GB: across, each GPU's 1/8 share over a ring of 8 domains (7/8 x 2 GB, 7 steps); inside, 7/8 x 16 GB in 7 steps.
+    result = estimate(network, operation, platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    across = (f"{operation} of 1/8 across 8 domains", "scale-out", "ring", 8, 1.75e9, 7)
+    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7)
+    assert shape(result) == ([across, inside] if operation == "all-gather" else [inside, across])
+    assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 7 * ALPHA_UP + 7 * ALPHA_OUT)
