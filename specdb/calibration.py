@@ -170,10 +170,9 @@ class Calibration:
     def port_bandwidth(self, platform: str) -> float | None:
         """One direction of a port of the platform's scale-out fabric: what a per-NIC bus bandwidth is a share of."""
         fabric = self.topologies[platform].platform.scale_out_fabric
-        row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
-        if row is None:
-            return None
-        return row[0] / 2 if row[1] == "bidirectional" else row[0]
+        # The vocabulary admits a port figure only per direction.
+        row = self.connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
+        return None if row is None else row[0]
 
 
 def _median(chosen: list[Derived], quantity: str, how: str) -> Value:

@@ -558,3 +558,51 @@ def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first
     inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7)
     assert shape(result) == ([across, inside] if operation == "all-gather" else [inside, across])
     assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 7 * ALPHA_UP + 7 * ALPHA_OUT)
+
+
+def test_a_run_of_256_mib_or_more_gives_an_efficiency_and_a_smaller_one_a_latency():
+    from specdb.calibration import PEAK_SIZE, Run, is_bandwidth_run
+
+    def run(size):
+        return Run(1, "r", "p", "f", "all-gather", 8, size, "ring", "NCCL", 100e9, "per-accelerator", None)
+
+    assert is_bandwidth_run(run(256 * MIB)) and is_bandwidth_run(run(None)) and not is_bandwidth_run(run(256 * MIB - 1))
+    # A peak without a size is compared at 8 GiB; all-gather's busbw is algbw x (n-1)/n, so time = 7/8 x size / busbw.
+    assert PEAK_SIZE == GIB8
+    assert run(None).measured_seconds == pytest.approx(7 / 8 * GIB8 / 100e9)
+    assert run(None).label == "r.f"
+
+
+RUN = ("    {{value: {busbw}, direction: per-direction, scope: per-accelerator, status: measured, as_of: 2023-01, reviewed: 2026-07-15,"
+       " method: nccl-tests, collective: {{operation: all-reduce, accelerators: {gpus}, size: {size}, algorithm: ring, library: NCCL{spread}}},"
+       " sources: [{{ref: test-datasheet}}]}}\n")
+
+
+def test_a_run_over_three_nodes_is_spread_as_evenly_as_they_allow(specs, db):
+    # 16 GPUs on 3 nodes: 6, 5 and 5. Across: a ring of 3 over each GPU's 1/6 share, 2 x 2/3 x S/6 = 2S/9 per NIC at 50 GB/s;
+    # the run took 2 x 15/16 x S / busbw, so the network's efficiency is (2S/9 / 50 GB/s) / (15/8 x S / busbw) = busbw x 16 / (135 x 50 GB/s).
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_3nodes:\n" + RUN.format(busbw="337.5 GB/s", gpus=16, size="8 GiB", spread=", domains: 3"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(337.5e9 * 16 / (135 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_16gpu_ring_3nodes"
+
+
+def test_a_small_run_faster_than_the_links_explains_no_latency(specs, db):
+    # 1 MiB on 8 GPUs at a busbw of 500 GB/s, above the link's 450: the bandwidth alone is slower, so the latency is 0, not negative.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="500 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    assert result.expected[0].latency == 0
+    assert result.expected[0].latency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_1mib"
+
+
+def test_a_small_run_leaves_the_latency_its_bandwidth_does_not_explain(specs, db):
+    # 1 MiB on 8 GPUs at 36 GB/s busbw: 2 x 7/8 x 1 MiB / 36 GB/s = 50.97 us measured; at the link's 450 GB/s the bytes take
+    # 4.08 us, so each of the 14 ring steps holds (50.97 - 4.08) / 14 = 3.35 us.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="36 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    measured, transfer = 1.75 * MIB / 36e9, 1.75 * MIB / UP
+    assert result.expected[0].latency == pytest.approx((measured - transfer) / 14)
+    assert result.seconds == pytest.approx(measured)
