@@ -606,3 +606,43 @@ def test_a_small_run_leaves_the_latency_its_bandwidth_does_not_explain(specs, db
     measured, transfer = 1.75 * MIB / 36e9, 1.75 * MIB / UP
     assert result.expected[0].latency == pytest.approx((measured - transfer) / 14)
     assert result.seconds == pytest.approx(measured)
+
+
+@pytest.mark.parametrize("dtype, size", [("fp64", 8e9), ("fp32", 4e9), ("tf32", 4e9), ("bf16", 2e9), ("fp16", 2e9), ("fp8", 1e9), ("int8", 1e9), ("fp4", 0.5e9)])
+def test_a_billion_parameters_weigh_their_dtypes_bytes(dtype, size):
+    assert message_bytes(params=1e9, dtype=dtype) == size
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({}, "missing the message size: give --size (e.g. 16GB) or --params (with --dtype)"),
+    ({"size": "1GB", "params": 1e9}, "give --size or --params (with --dtype), not both"),
+    ({"params": 1e9, "dtype": "int4"}, "dtype must be one of fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4"),
+    ({"params": float("nan")}, "--params must be a finite number greater than zero, not nan"),
+    ({"params": 0.0}, "--params must be a finite number greater than zero, not 0"),
+    ({"params": 1e30}, "--params gives a message of 2e+30 bytes, outside the plausible range of a size (1 B to 1 ZB)"),
+    ({"params": 0.25}, "--params gives a message of 0.5 bytes, outside the plausible range of a size (1 B to 1 ZB)"),
+])
+def test_a_message_size_that_cannot_be_is_refused_with_the_reason(arguments, message):
+    with pytest.raises(UsageError) as refused:
+        message_bytes(**arguments)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("params, dtype", [(0.5, "bf16"), (5e20, "bf16"), (2, "fp4")])
+def test_the_plausible_size_range_includes_its_ends(params, dtype):
+    # 1 B and 1 ZB (1e21 B) are the two ends of a plausible size.
+    assert 1 <= message_bytes(params=params, dtype=dtype) <= 1e21
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"operation": "broadcast"}, "operation must be one of all-reduce, all-gather, reduce-scatter, all-to-all, point-to-point"),
+    ({"algorithm": "nccl"}, "algorithm must be one of auto, ring, tree, nvls, collnet"),
+    ({"tier": "rack"}, "tier must be one of auto, scale-up, scale-out"),
+    ({"basis": "both"}, "basis must be one of per-direction, as-quoted"),
+    ({"accelerators": 1}, "--gpus must be 2 or more"),
+])
+def test_estimate_refuses_what_it_does_not_know(connection, arguments, message):
+    chosen = {"operation": "all-reduce", **arguments}
+    with pytest.raises(UsageError) as refused:
+        estimate(connection, chosen.pop("operation"), platform="test-system", size_bytes=1e9, **chosen)
+    assert str(refused.value) == message
