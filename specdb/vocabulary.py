@@ -76,7 +76,7 @@ FIGURES: dict[str, FigureName] = {
     "flit_efficiency": FigureName("ratio", (LINK,), "share of a flit left for data after CRC and FEC"),
     "x16_per_direction_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-link", "data bandwidth of a x16 link, one direction"),
     "x16_bidirectional_bandwidth": _bandwidth((LINK,), BOTH_WAYS, "per-link", "data bandwidth of a x16 link, both directions added"),
-    "latency": FigureName("time", (LINK, FABRIC), "per-hop latency, the alpha of the collective model"),
+    "latency": FigureName("time", (LINK, FABRIC), "latency of one hop or one collective step (the note says which), the alpha of the collective model"),
     # fabrics
     "port_bandwidth": _bandwidth((FABRIC,), ONE_WAY, "per-port", "bandwidth of one network port, one direction"),
     "host_lanes": _count((FABRIC,), "host (PCIe) lanes of a NIC"),
