@@ -318,7 +318,9 @@ def test_latency_precedence_is_the_data_then_the_option_then_zero(network, conne
     assert [(phase.latency, phase.latency_source) for phase in option.phases] == [(5e-6, "--latency")] * 3
     neither = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring")
     assert [phase.latency for phase in neither.phases] == [0, 0, 0]
-    assert neither.phases[1].latency_source == "assumed 0: no latency figure for test-fabric in the data"
+    assert [phase.latency_source for phase in neither.phases] == [
+        "assumed 0: no latency figure for test-link in the data", "assumed 0: no latency figure for test-fabric in the data",
+        "assumed 0: no latency figure for test-link in the data"]
 
 
 def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
@@ -328,10 +330,10 @@ def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
     inside, across, back = result.phases
     assert (across.algorithm, across.bytes_per_accelerator, across.steps) == ("collnet", 2e9, 2)
     assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 14e9 and inside.steps == back.steps == 7
-    assert [(phase.name, phase.algorithm, phase.tier) for phase in result.phases] == [
-        ("reduce-scatter inside the domain (8 domains of 8)", "ring", "scale-up"),
-        ("all-reduce of 1/8 across 8 domains, reduced in the network switches (test-fabric.streaming_aggregation_trees)", "collnet", "scale-out"),
-        ("all-gather inside the domain", "ring", "scale-up"),
+    assert [(phase.name, phase.algorithm, phase.tier, phase.accelerators) for phase in result.phases] == [
+        ("reduce-scatter inside the domain (8 domains of 8)", "ring", "scale-up", 8),
+        ("all-reduce of 1/8 across 8 domains, reduced in the network switches (test-fabric.streaming_aggregation_trees)", "collnet", "scale-out", 8),
+        ("all-gather inside the domain", "ring", "scale-up", 8),
     ]
     # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
@@ -646,3 +648,50 @@ def test_estimate_refuses_what_it_does_not_know(connection, arguments, message):
     with pytest.raises(UsageError) as refused:
         estimate(connection, chosen.pop("operation"), platform="test-system", size_bytes=1e9, **chosen)
     assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("operation, gpus, factor", [
+    ("all-reduce", None, 2), ("all-reduce", 8, 2 * 7 / 8), ("all-gather", None, 1), ("all-gather", 8, 7 / 8),
+    ("reduce-scatter", 8, 7 / 8), ("all-to-all", 4, 3 / 4), ("point-to-point", 2, 1),
+])
+def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
+    from specdb.collective_bound import bus_factor
+
+    # nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 otherwise; n -> infinity without a count.
+    assert bus_factor(operation, gpus) == pytest.approx(factor)
+
+
+def test_the_hierarchical_ring_all_reduce_phase_by_phase(network):
+    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way; across each GPU's 2 GB share over a ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
+    assert shape(result) == [
+        ("reduce-scatter inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7),
+        ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.5e9, 14),
+        ("all-gather inside the domain", "scale-up", "ring", 8, 14e9, 7),
+    ]
+
+
+def test_a_tree_across_two_domains_is_one_level_deep(network):
+    # 16 GPUs in 2 domains: the tree over 2 domain leaders has ceil(log2 2) = 1 level, one step up and one down.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="tree")
+    assert (result.phases[1].algorithm, result.phases[1].steps, result.phases[1].bytes_per_accelerator) == ("tree", 2, 2 * SEED_GRADIENTS / 8)
+
+
+def test_flat_tree_and_all_to_all_steps(network):
+    # Large-N limit: no count, so no latency steps, and the tree sends 2S; all-to-all posts all 7 messages at once, one step.
+    limit = estimate(network, "all-reduce", platform="test-system", size_bytes=1e9, algorithm="tree")
+    assert (limit.phases[0].steps, limit.bytes_per_accelerator) == (0, 2e9)
+    all_to_all = estimate(network, "all-to-all", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert all_to_all.bound_seconds == pytest.approx(7 / 8 * 1e9 / UP + ALPHA_UP)
+
+
+def test_a_platform_without_a_domain_size_must_be_given_a_tier(specs, db):
+    system = specs / "system" / "test-system.yaml"
+    system.write_text("\n".join(line for line in system.read_text().splitlines() if not line.startswith("  scale_up_domain:")) + "\n")
+    connection = open_fresh(db, specs)
+    with pytest.raises(UsageError) as refused:
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert str(refused.value) == "test-system has no scale_up_domain figure; choose --tier"
+    # With the tier given, the link's figures are read as ever; no domain, so no pair of one shared link.
+    chosen = estimate(connection, "point-to-point", platform="test-system", size_bytes=1e9, accelerators=2, tier="scale-up")
+    assert chosen.phases[0].name == "point-to-point (ring)" and chosen.bound_seconds == pytest.approx(1e9 / UP)
