@@ -353,13 +353,14 @@ def test_without_sharp_in_the_data_there_is_no_in_network_reduction_across_domai
 
 
 @pytest.mark.parametrize("operation, gpus, tier, message", [
-    ("all-reduce", 8, "auto", "collnet reduces in the network switches across scale-up domains"),
-    ("all-reduce", 16, "scale-out", "--algorithm collnet reduces in the switches of a hierarchical all-reduce"),
+    ("all-reduce", 8, "auto", "collnet reduces in the network switches across scale-up domains; use --gpus beyond one domain, or another algorithm"),
+    ("all-reduce", 16, "scale-out", "--algorithm collnet reduces in the switches of a hierarchical all-reduce, not over a flat network ring; use --tier auto"),
     ("all-gather", 64, "auto", "--algorithm collnet applies to all-reduce only"),
 ])
 def test_collnet_refusals(network, operation, gpus, tier, message):
-    with pytest.raises(UsageError, match=message):
+    with pytest.raises(UsageError) as refused:
         estimate(network, operation, platform="test-system", size_bytes=1e9, accelerators=gpus, tier=tier, algorithm="collnet")
+    assert str(refused.value).startswith(message)
 
 
 def test_nvls_with_sharp_across_h100_nodes_splits_the_nvls_bytes(bundled):
@@ -695,3 +696,69 @@ def test_a_platform_without_a_domain_size_must_be_given_a_tier(specs, db):
     # With the tier given, the link's figures are read as ever; no domain, so no pair of one shared link.
     chosen = estimate(connection, "point-to-point", platform="test-system", size_bytes=1e9, accelerators=2, tier="scale-up")
     assert chosen.phases[0].name == "point-to-point (ring)" and chosen.bound_seconds == pytest.approx(1e9 / UP)
+
+
+MESH_LINK = """schema: 1
+id: test-link
+kind: link
+name: Test Mesh Link
+vendor: Test Vendor
+figures:
+  links_per_accelerator: {value: "7", status: shipping, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}
+"""
+PER_LINK = "  per_link_bandwidth: {value: 25 GB/s, direction: per-direction, scope: per-link, status: shipping, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}\n"
+
+
+@pytest.mark.parametrize("per_link, bandwidth, name, source", [
+    (PER_LINK, 25e9, "point-to-point over the one link a pair of accelerators shares", "test-link.per_link_bandwidth"),
+    # A mesh whose per-link figure is missing: the pair is not narrowed, it gets the accelerator's whole scale-up figure.
+    ("", UP, "point-to-point (ring)", "test-gpu.scale_up_bandwidth"),
+])
+def test_a_mesh_of_seven_links_on_eight_gpus_gives_a_pair_one_link(specs, db, per_link, bandwidth, name, source):
+    (specs / "link" / "test-link.yaml").write_text(MESH_LINK + per_link)
+    result = estimate(open_fresh(db, specs), "point-to-point", platform="test-system", size_bytes=1e9, accelerators=2)
+    [phase] = result.phases
+    assert (phase.name, phase.bandwidth, phase.bandwidth_counted, phase.bandwidth_source) == (name, bandwidth, "per-direction", source)
+
+
+def test_eight_gpus_over_two_nodes_are_hierarchical(specs, db):
+    # A run of 8 GPUs on 2 nodes of 4: across, each GPU's 1/4 share over a ring of 2, S/4 per NIC at 50 GB/s, is the slowest
+    # phase; measured 2 x 7/8 x S / busbw, so the network's efficiency is (S/4 / 50 GB/s) / (7/4 x S / busbw) = busbw / (7 x 50 GB/s).
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_2nodes:\n" + RUN.format(busbw="280 GB/s", gpus=8, size="8 GiB", spread=", domains: 2"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(280e9 / (7 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_2nodes"
+
+
+def test_given_domains_decide_the_placement(connection):
+    from specdb.collective_bound import Topology, bound
+    from specdb.tiers import platforms
+
+    [platform] = platforms(connection, platform="test-system")
+    topology = Topology.read(connection, platform)
+    def placed(domains):
+        return [phase.tier for phase in bound(topology, "all-reduce", size_bytes=1e9, accelerators=8, tier="auto", algorithm="ring", basis="per-direction", domains=domains).phases]
+    # One domain given is the flat ring inside it; two or three domains are hierarchical.
+    assert placed([8]) == ["scale-up"]
+    assert placed([4, 4]) == placed([3, 3, 2]) == ["scale-up", "scale-out", "scale-up"]
+
+
+def test_a_full_domain_fits_the_scale_up_tier(connection):
+    # 8 GPUs on a domain of 8 may be asked for on the scale-up tier; 9 may not.
+    assert estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8, tier="scale-up").phases[0].tier == "scale-up"
+    with pytest.raises(UsageError):
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=9, tier="scale-up")
+
+
+def test_nvls_on_the_flat_network_tier_is_refused(bundled):
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=1e9, accelerators=16, tier="scale-out", algorithm="nvls")
+    assert str(refused.value) == "--algorithm nvls reduces in the switches of a hierarchical all-reduce, not over a flat network ring; use --tier auto"
+
+
+def test_collnet_beyond_a_pod_without_a_network_names_the_missing_fabric(bundled):
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512, algorithm="collnet")
+    assert str(refused.value) == ("its scale-out fabric has no in-network reduction (SHARP) in the data, so collnet cannot span "
+                                  "google-tpu-v6e-pod's domains; choose ring or tree")
