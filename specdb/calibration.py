@@ -96,7 +96,7 @@ class Calibration:
         self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]
 
     def _derive(self, derive, run: Run) -> Derived | None:
-        """A run the model cannot place (collnet on a fabric without SHARP in the data) is set aside and named, not fatal."""
+        """A run the model cannot place (collnet on a fabric without SHARP in the data, a per-port figure without a port) is set aside and named, not fatal."""
         try:
             return derive(run)
         except UsageError as refused:
@@ -152,7 +152,10 @@ class Calibration:
         topology = self.topologies[run.platform]
         if run.scope == "per-port":
             port = self.port_bandwidth(run.platform)
-            return None if port is None else self._describe(run, "scale-out", efficiency=run.busbw / port)
+            if port is None:
+                fabric = topology.platform.scale_out_fabric or "none in the data"
+                raise UsageError(f"a per-port bus bandwidth is a share of the scale-out port, and {run.platform}'s fabric ({fabric}) has no port_bandwidth figure")
+            return self._describe(run, "scale-out", efficiency=run.busbw / port)
         slowest = max(_bound_of(topology, run).phases, key=lambda phase: phase.transfer_seconds)
         return self._describe(run, slowest.tier, efficiency=slowest.transfer_seconds / run.measured_seconds)
 

@@ -252,7 +252,7 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
             "phase": phase.name,
             "tier": phase.tier,
             "gpus": phase.accelerators if phase.accelerators is not None else "large-N limit",
-            "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size") if phase.bytes_per_accelerator else "0",
+            "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size"),
             "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
             "efficiency": f"{e.efficiency:.0%}",
             "latency": f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",

@@ -762,3 +762,57 @@ def test_collnet_beyond_a_pod_without_a_network_names_the_missing_fabric(bundled
         estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512, algorithm="collnet")
     assert str(refused.value) == ("its scale-out fabric has no in-network reduction (SHARP) in the data, so collnet cannot span "
                                   "google-tpu-v6e-pod's domains; choose ring or tree")
+
+
+PORT_RUN = ("    {value: 45 GB/s, direction: per-direction, scope: per-port, status: measured, as_of: 2023-01, reviewed: 2026-07-15,"
+            " method: nccl-tests, collective: {operation: all-reduce, accelerators: 16, algorithm: ring, library: NCCL}, sources: [{ref: test-datasheet}]}\n")
+
+
+def test_leave_one_out_predicts_each_run_from_the_others_by_hand(specs, db):
+    # Two 8 GiB rings at 360 and 400 GB/s busbw: each left out takes the other's efficiency, so its estimate over its
+    # measured time is its own busbw over the other's (0.9 and 1.111). The per-NIC 45 GB/s, left out, has no other network
+    # run: the peak bound, 45 / 50 = 0.9. A run on a cluster that names no platform is not predicted, and does not stop the rest.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_a:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_ring_b:\n" + RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_per_nic_16gpu_ring:\n" + PORT_RUN)
+    (specs / "cluster").mkdir()
+    (specs / "cluster" / "a-cluster.yaml").write_text(
+        "schema: 1\nid: a-cluster\nkind: cluster\nname: A cluster\nvendor: Test Vendor\nfigures:\n"
+        "  measured_all_reduce_busbw_8gpu_ring:\n" + RUN.format(busbw="300 GB/s", gpus=8, size="8 GiB", spread=""))
+    rows = leave_one_out(open_fresh(db, specs))
+    a, b = "test-system.measured_all_reduce_busbw_8gpu_ring_a", "test-system.measured_all_reduce_busbw_8gpu_ring_b"
+    assert rows == [
+        {"run": a, "size": "8.59 GB", "estimate_over_measured": 0.9, "calibrated_on": f"measured on this platform: {b}"},
+        {"run": b, "size": "8.59 GB", "estimate_over_measured": 1.111, "calibrated_on": f"measured on this platform: {a}"},
+        {"run": "test-system.measured_all_reduce_busbw_per_nic_16gpu_ring", "size": "peak", "estimate_over_measured": 0.9,
+         "calibrated_on": "no measured run: the peak bound"},
+    ]
+
+
+def test_a_small_run_left_out_is_judged_on_its_latency_source(specs, db):
+    # The 1 MiB run left out: no other small run, so the latency is the data's (none: 0) and the estimate is the bytes alone at
+    # the 8 GiB run's efficiency, 1.75 MiB / 380 GB/s against 1.75 MiB / 38 GB/s measured: 0.1.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="380 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="38 GB/s", gpus=8, size="1 MiB", spread=""))
+    [small] = [row for row in leave_one_out(open_fresh(db, specs)) if row["run"].endswith("1mib")]
+    assert small == {"run": "test-system.measured_all_reduce_busbw_8gpu_ring_1mib", "size": "1.049 MB", "estimate_over_measured": 0.1,
+                     "calibrated_on": "no small-message run: assumed 0: no latency figure for test-link in the data"}
+
+
+def test_a_per_port_run_without_a_port_figure_is_named_not_used(specs, db):
+    system = specs / "system" / "test-system.yaml"
+    text = system.read_text().replace(", scale_out: test-fabric}", "}")
+    system.write_text(text + "  measured_all_reduce_busbw_per_nic_16gpu_ring:\n" + PORT_RUN)
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert result.unused_runs == ["test-system.measured_all_reduce_busbw_per_nic_16gpu_ring: a per-port bus bandwidth is a share of the "
+                                  "scale-out port, and test-system's fabric (none in the data) has no port_bandwidth figure"]
+
+
+def test_a_table_row_counts_latency_in_both_times(network):
+    # 8 GPUs, 1 MB, ring: 1.75 MB / 450 GB/s = 3.889 us plus 14 steps of 1 us = 17.9 us, 0.018 ms.
+    [row] = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8, algorithm="ring"))
+    assert (row["latency"], row["bound_ms"], row["expected_ms"]) == ("14 x 1 us", 0.018, 0.018)
