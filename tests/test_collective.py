@@ -816,3 +816,34 @@ def test_a_table_row_counts_latency_in_both_times(network):
     # 8 GPUs, 1 MB, ring: 1.75 MB / 450 GB/s = 3.889 us plus 14 steps of 1 us = 17.9 us, 0.018 ms.
     [row] = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8, algorithm="ring"))
     assert (row["latency"], row["bound_ms"], row["expected_ms"]) == ("14 x 1 us", 0.018, 0.018)
+
+
+def test_the_json_document_keeps_microseconds(network):
+    # 8 GPUs, 1 MB: ring 14 x 1 us + 1.75 MB / 450 GB/s; tree 6 x 1 us + 2 MB / 450 GB/s, the faster.
+    ring, tree = 14e-6 + 1.75e6 / UP, 6e-6 + 2e6 / UP
+    document = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8).as_dict()
+    assert document["algorithms_considered_ms"] == {"ring": round(ring * 1e3, 6), "tree": round(tree * 1e3, 6)}
+    assert document["algbw_gbps"] == round(1e6 / tree / 1e9, 3) and document["busbw_gbps"] == round(1e6 / tree * 1.75 / 1e9, 3)
+    [phase] = document["phases"]
+    assert phase["bound_seconds"] == pytest.approx(tree) and phase["seconds"] == pytest.approx(tree)
+
+
+def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
+    # 16 GPUs, 1 MB, ring. Inside: 7/8 MB at 450 GB/s (1.944 us) + 7 x 1 us; across: 2 x 1/2 x 1/8 MB at 50 GB/s (2.5 us) + 2 x 3 us.
+    # Pipelined: NVLink's two phases (3.889 us) over the network's 2.5 us, plus every latency (7 + 6 + 7 us): 23.889 us.
+    rows = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring"))
+    assert [row["expected_ms"] for row in rows] == [round((0.875e6 / UP + 7e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
+                                                    round((0.875e6 / UP + 7e-6) * 1e3, 3), round((1.75e6 / UP + 20e-6) * 1e3, 3)]
+    assert rows[-1]["bound_ms"] == 0.024
+    # Two phases are a total too: all-to-all across domains.
+    assert describe(estimate(network, "all-to-all", platform="test-system", size_bytes=1e6, accelerators=16))[-1]["phase"] == "total (phases pipelined)"
+
+
+def test_nvlink_sharp_is_offered_on_a_platform_sharing_the_link_of_one_that_ran_it(specs, db):
+    # test-system-b has no run of its own; test-system, on the same link, ran NVLS, so the switch can reduce for both.
+    text = (specs / "system" / "test-system.yaml").read_text()
+    (specs / "system" / "test-system-b.yaml").write_text(text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B"))
+    nvls = RUN.format(busbw="480 GB/s", gpus=8, size="8 GiB", spread="").replace("algorithm: ring", "algorithm: nvls")
+    (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_nvls_8gib:\n" + nvls)
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8)
+    assert set(result.considered) == {"ring", "tree", "nvls"}
