@@ -847,3 +847,40 @@ def test_nvlink_sharp_is_offered_on_a_platform_sharing_the_link_of_one_that_ran_
     (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_nvls_8gib:\n" + nvls)
     result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8)
     assert set(result.considered) == {"ring", "tree", "nvls"}
+
+
+def test_a_size_that_is_not_a_size_says_so(connection):
+    with pytest.raises(UsageError) as refused:
+        message_bytes(size="16 Gb/s")
+    assert str(refused.value) == "--size '16 Gb/s' is not a data size (try 16GB or 512MiB)"
+
+
+def test_a_small_point_to_point_run_gives_its_one_step_of_latency(specs, db):
+    # 1 MiB between 2 GPUs at 20 GB/s: 52.43 us measured, 2.33 us of it the bytes at 450 GB/s; the one step holds the rest.
+    system = specs / "system" / "test-system.yaml"
+    run = RUN.format(busbw="20 GB/s", gpus=2, size="1 MiB", spread="").replace("operation: all-reduce", "operation: point-to-point")
+    system.write_text(system.read_text() + "  measured_point_to_point_busbw_2gpu_ring_1mib:\n" + run)
+    result = estimate(open_fresh(db, specs), "point-to-point", platform="test-system", size_bytes=MIB, accelerators=2)
+    assert result.expected[0].latency == pytest.approx(MIB / 20e9 - MIB / UP)
+
+
+def test_a_small_run_across_nodes_gives_no_latency_per_step(specs, db):
+    # Latency per step is read only from a run on one tier; a 16-GPU 1 MiB run spans two.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_1mib:\n" + RUN.format(busbw="20 GB/s", gpus=16, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    assert result.expected[0].latency_source == "no small-message run: assumed 0: no latency figure for test-link in the data"
+
+
+def test_a_small_run_is_read_with_its_own_operations_efficiency(specs, db):
+    # All-reduce ran at 360 GB/s busbw (80 % of 450), all-gather at 270 (60 %). A 1 MiB all-gather at 10 GB/s busbw took
+    # 7/8 MiB / 10 GB/s; at 60 % of 450 GB/s its bytes take 7/8 MiB / 270 GB/s; each of its 7 steps holds a seventh of the rest.
+    system = specs / "system" / "test-system.yaml"
+    gather = RUN.replace("operation: all-reduce", "operation: all-gather")
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_gather_busbw_8gpu_ring_8gib:\n" + gather.format(busbw="270 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_gather_busbw_8gpu_ring_1mib:\n" + gather.format(busbw="10 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-gather", platform="test-system", size_bytes=MIB, accelerators=8)
+    assert result.expected[0].efficiency == pytest.approx(0.6)
+    assert result.expected[0].latency == pytest.approx((7 / 8 * MIB / 10e9 - 7 / 8 * MIB / 270e9) / 7)
