@@ -12,8 +12,10 @@ step that the efficiency alone does not explain.
 
 A platform without its own run borrows, in order: from platforms on the same
 link (scale-up) or fabric (scale-out), from the same vendor, from any
-platform; the tree algorithm, with no tree run, takes the ring's. Every value
-says where it came from.
+platform. At each step runs of the same operation come first; where there
+are none, the other operations' runs there are used and the value names
+them. The tree and collnet algorithms, with no run of their own, take the
+ring's. Every value says where it came from.
 """
 
 from __future__ import annotations
@@ -23,10 +25,13 @@ import statistics
 from dataclasses import dataclass
 
 from specdb.collective_bound import Topology, bound, bus_factor
+from specdb.errors import UsageError
 from specdb.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
+# An algorithm with no run of its own takes the efficiency and latency of this one.
+STAND_IN = {"tree": "ring", "collnet": "ring"}
 
 
 @dataclass(frozen=True)
@@ -86,29 +91,39 @@ class Calibration:
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
         self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.platform in self.topologies]
-        self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._efficiency(run)] if derived]
-        self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._latency(run)] if derived]
+        self.unused: list[str] = []
+        self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._derive(self._efficiency, run)] if derived]
+        self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]
 
-    def efficiency(self, platform: str, tier: str, algorithm: str) -> Value | None:
-        return self._lookup(platform, tier, algorithm, "efficiency")
+    def _derive(self, derive, run: Run) -> Derived | None:
+        """A run the model cannot place (collnet on a fabric without SHARP in the data, a per-port figure without a port) is set aside and named, not fatal."""
+        try:
+            return derive(run)
+        except UsageError as refused:
+            self.unused.append(f"{run.label}: {refused}")
+            return None
 
-    def latency(self, platform: str, tier: str, algorithm: str) -> Value | None:
-        return self._lookup(platform, tier, algorithm, "latency")
+    def efficiency(self, platform: str, tier: str, algorithm: str, operation: str) -> Value | None:
+        return self._lookup(platform, tier, algorithm, operation, "efficiency")
+
+    def latency(self, platform: str, tier: str, algorithm: str, operation: str) -> Value | None:
+        return self._lookup(platform, tier, algorithm, operation, "latency")
 
     def has_in_network_reduction(self, platform: str) -> bool:
         """NVLink SHARP counts as present where a run on this platform or on its scale-up link used it."""
         link = self.topologies[platform].platform.scale_up_link
         return any(d.algorithm == "nvls" and (d.platform == platform or (link and d.link == link)) for d in self.derived)
 
-    def _lookup(self, platform: str, tier: str, algorithm: str, quantity: str) -> Value | None:
-        found = self._chain(platform, tier, algorithm, quantity)
-        if found is None and algorithm == "tree":
-            found = self._chain(platform, tier, "ring", quantity)
+    def _lookup(self, platform: str, tier: str, algorithm: str, operation: str, quantity: str) -> Value | None:
+        found = self._chain(platform, tier, algorithm, operation, quantity)
+        stand_in = STAND_IN.get(algorithm)
+        if found is None and stand_in:
+            found = self._chain(platform, tier, stand_in, operation, quantity)
             if found is not None:
-                return Value(found.value, f"{found.source}; the ring's, no tree run measured")
+                return Value(found.value, f"{found.source}; the {stand_in}'s, no {algorithm} run measured")
         return found
 
-    def _chain(self, platform: str, tier: str, algorithm: str, quantity: str) -> Value | None:
+    def _chain(self, platform: str, tier: str, algorithm: str, operation: str, quantity: str) -> Value | None:
         topology = self.topologies[platform].platform
         link = topology.scale_up_link if tier == "scale-up" else topology.scale_out_fabric
         candidates = [d for d in self.derived if d.tier == tier and d.algorithm == algorithm and getattr(d, quantity) is not None]
@@ -120,9 +135,12 @@ class Calibration:
         )
         for how, chosen in levels:
             matches = [d for d in candidates if chosen(d)]
+            same = [d for d in matches if d.run.operation == operation]
+            if same:
+                return _median(same, quantity, how)
             if matches:
-                value = statistics.median(getattr(d, quantity) for d in matches)
-                return Value(value, f"{how}: {', '.join(sorted({d.run.label for d in matches}))}")
+                others = ", ".join(sorted({d.run.operation for d in matches}))
+                return _median(matches, quantity, f"{how}, {others} runs (no {operation} run)")
         return None
 
     def _describe(self, run: Run, tier: str, efficiency: float | None = None, latency: float | None = None) -> Derived:
@@ -134,7 +152,10 @@ class Calibration:
         topology = self.topologies[run.platform]
         if run.scope == "per-port":
             port = self.port_bandwidth(run.platform)
-            return None if port is None else self._describe(run, "scale-out", efficiency=run.busbw / port)
+            if port is None:
+                fabric = topology.platform.scale_out_fabric or "none in the data"
+                raise UsageError(f"a per-port bus bandwidth is a share of the scale-out port, and {run.platform}'s fabric ({fabric}) has no port_bandwidth figure")
+            return self._describe(run, "scale-out", efficiency=run.busbw / port)
         slowest = max(_bound_of(topology, run).phases, key=lambda phase: phase.transfer_seconds)
         return self._describe(run, slowest.tier, efficiency=slowest.transfer_seconds / run.measured_seconds)
 
@@ -144,7 +165,7 @@ class Calibration:
         if len(phases) != 1 or phases[0].steps == 0:
             return None
         phase = phases[0]
-        found = self.efficiency(run.platform, phase.tier, run.algorithm)
+        found = self.efficiency(run.platform, phase.tier, run.algorithm, run.operation)
         efficiency = found.value if found else 1.0
         unexplained = run.measured_seconds - phase.bytes_per_accelerator / (phase.per_direction_bandwidth * efficiency)
         return self._describe(run, phase.tier, latency=max(unexplained, 0.0) / phase.steps)
@@ -152,10 +173,14 @@ class Calibration:
     def port_bandwidth(self, platform: str) -> float | None:
         """One direction of a port of the platform's scale-out fabric: what a per-NIC bus bandwidth is a share of."""
         fabric = self.topologies[platform].platform.scale_out_fabric
-        row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
-        if row is None:
-            return None
-        return row[0] / 2 if row[1] == "bidirectional" else row[0]
+        # The vocabulary admits a port figure only per direction.
+        row = self.connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
+        return None if row is None else row[0]
+
+
+def _median(chosen: list[Derived], quantity: str, how: str) -> Value:
+    value = statistics.median(getattr(d, quantity) for d in chosen)
+    return Value(value, f"{how}: {', '.join(sorted({d.run.label for d in chosen}))}")
 
 
 def is_bandwidth_run(run: Run) -> bool:

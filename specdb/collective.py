@@ -54,6 +54,7 @@ class Estimate:
     bound: Bound
     expected: list[Expected] = field(default_factory=list)
     considered: dict[str, float] = field(default_factory=dict)
+    unused_runs: list[str] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:
@@ -100,6 +101,7 @@ class Estimate:
             "busbw_gbps": round(self.busbw / 1e9, 3),
             "bytes_per_accelerator": self.bytes_per_accelerator,
             "bound_by": self.bound_by,
+            "runs_not_used": self.unused_runs,
             "phases": [
                 {
                     **asdict(e.phase),
@@ -174,7 +176,7 @@ def estimate(
     for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
         if value not in allowed:
             raise UsageError(f"{what} must be one of {', '.join(allowed)}")
-    if algorithm in ("tree", "nvls") and operation != "all-reduce":
+    if algorithm in ("tree", "nvls", "collnet") and operation != "all-reduce":
         raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
     if accelerators is not None and accelerators < 2:
         raise UsageError("--gpus must be 2 or more")
@@ -188,10 +190,10 @@ def estimate(
     results = {}
     for name in candidates:
         result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
-        results[name] = Estimate(result, [_expect(calibration, found.id, phase) for phase in result.phases])
+        results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
     best = min(results.values(), key=lambda result: result.seconds)
     considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
-    return Estimate(best.bound, best.expected, considered)
+    return Estimate(best.bound, best.expected, considered, calibration.unused)
 
 
 def _candidates(calibration: Calibration, platform: str, operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
@@ -199,14 +201,17 @@ def _candidates(calibration: Calibration, platform: str, operation: str, topolog
         return ["ring"]
     names = ["ring", "tree"]
     inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
-    if inside and calibration.has_in_network_reduction(platform):
+    across = tier == "auto" and not inside and topology.in_network_reduction is not None
+    if across:
+        names.append("collnet")
+    if (inside or across) and calibration.has_in_network_reduction(platform):
         names.append("nvls")
     return names
 
 
-def _expect(calibration: Calibration, platform: str, phase: Phase) -> Expected:
-    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm)
-    latency = calibration.latency(platform, phase.tier, phase.algorithm)
+def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
+    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm, operation)
+    latency = calibration.latency(platform, phase.tier, phase.algorithm, operation)
     return Expected(
         phase,
         efficiency.value if efficiency else 1.0,
@@ -224,7 +229,7 @@ def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
         if run.platform not in calibration.topologies:
             continue
         if run.scope == "per-port":
-            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm)
+            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm, run.operation)
             port = calibration.port_bandwidth(run.platform)
             predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
             source = efficiency.source if efficiency else "no measured run: the peak bound"
@@ -247,7 +252,7 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
             "phase": phase.name,
             "tier": phase.tier,
             "gpus": phase.accelerators if phase.accelerators is not None else "large-N limit",
-            "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size") if phase.bytes_per_accelerator else "0",
+            "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size"),
             "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
             "efficiency": f"{e.efficiency:.0%}",
             "latency": f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
@@ -262,8 +267,6 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
 
 
 def sources(result: Estimate) -> list[str]:
-    """Where each phase's efficiency and latency came from, one line each, for the table's footer."""
-    lines = []
-    for e in result.expected:
-        lines.append(f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}")
-    return lines
+    """Where each phase's efficiency and latency came from, one line each, and the measured runs set aside, for the table's footer."""
+    lines = [f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}" for e in result.expected]
+    return lines + [f"measured run not used: {unused}" for unused in result.unused_runs]

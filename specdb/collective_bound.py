@@ -14,6 +14,16 @@ GPU's traffic through a neighbour's NIC over the scale-up fabric), so it is
 not slower than a full one. The phases of a hierarchical collective are
 pipelined: the busiest tier sets the transfer time, while every phase's
 latency adds up.
+
+Where the scale-out fabric's switches reduce in the network (InfiniBand
+SHARP streaming aggregation), an all-reduce across domains can send each
+NIC's share once and receive the result once (NCCL's CollNet), and NVLink
+SHARP inside the domains can be combined with it (NCCL's NVLS with SHARP);
+without it NCCL keeps NVLS to one domain, and so does the bound.
+
+Point-to-point inside the scale-up domain goes over the links a pair of
+accelerators shares: one link of a fully connected mesh (MI300X's xGMI), one
+link of a torus between neighbours (TPU ICI), everything through a switch.
 """
 
 from __future__ import annotations
@@ -23,11 +33,11 @@ import sqlite3
 from dataclasses import dataclass, field
 
 from specdb.errors import UsageError
-from specdb.terms import COLLECTIVE_OPERATIONS
+from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
 from specdb.tiers import Bandwidth, Platform
 
 OPERATIONS = COLLECTIVE_OPERATIONS
-ALGORITHMS = ("ring", "tree", "nvls")
+ALGORITHMS = COLLECTIVE_ALGORITHMS
 TIER_CHOICES = ("auto", "scale-up", "scale-out")
 
 
@@ -114,45 +124,67 @@ def bus_factor(operation: str, accelerators: int | None) -> float:
 
 @dataclass(frozen=True)
 class Topology:
-    """What the bound reads of a platform: its tiers, the scale-up link's shape, and latency figures."""
+    """What the bound reads of a platform: its tiers, the scale-up link's shape, latency figures and in-network reduction."""
 
     platform: Platform
     domain: int | None
-    direct_pair: Bandwidth | None
+    pair: "Pair | None"
     latencies: dict[str, tuple[float, str] | None]
+    in_network_reduction: str | None = None
 
     @classmethod
     def read(cls, connection: sqlite3.Connection, platform: Platform) -> "Topology":
         domain = int(platform.domain_size) if platform.domain_size else None
-        return cls(platform, domain, _direct_pair(connection, platform, domain), {
-            "scale-up": _latency_figure(connection, platform.scale_up_link),
-            "scale-out": _latency_figure(connection, platform.scale_out_fabric),
-        })
+        return cls(platform, domain, _pair(connection, platform, domain), {
+            "scale-up": _figure(connection, platform.scale_up_link, "latency"),
+            "scale-out": _figure(connection, platform.scale_out_fabric, "latency"),
+        }, _in_network_reduction(connection, platform.scale_out_fabric))
 
     def bandwidth(self, tier: str) -> Bandwidth:
-        found = self.platform.tiers["scale_up" if tier == "scale-up" else "scale_out"]
+        found = self.platform.tiers[{"scale-up": "scale_up", "scale-out": "scale_out"}[tier]]
         if found is None:
             raise UsageError(f"{self.platform.id} has no {tier} bandwidth in the data")
         return found
 
 
-def _direct_pair(connection: sqlite3.Connection, platform: Platform, domain: int | None) -> Bandwidth | None:
-    """A fully connected mesh (a link to each peer, as MI300X's xGMI): a pair of accelerators shares one link."""
+@dataclass(frozen=True)
+class Pair:
+    """The bandwidth two accelerators of one domain have between them when the links are not switched."""
+
+    bandwidth: Bandwidth
+    shape: str
+
+
+def _pair(connection: sqlite3.Connection, platform: Platform, domain: int | None) -> Pair | None:
+    """A torus (a link to each of 2 x d neighbours) or a fully connected mesh (a link to each peer): a pair shares one link."""
     link = platform.scale_up_link
     if link is None or domain is None:
         return None
-    links = connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'links_per_accelerator'", (link,)).fetchone()
-    per_link = connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = 'per_link_bandwidth'", (link,)).fetchone()
+    figures = {name: (value, direction) for name, value, direction in connection.execute(
+        "SELECT name, value, direction FROM figure WHERE record_id = ?"
+        " AND name IN ('links_per_accelerator', 'per_link_bandwidth', 'per_accelerator_bandwidth', 'torus_dimensions')", (link,))}
+    if "torus_dimensions" in figures and "per_accelerator_bandwidth" in figures:
+        neighbours = 2 * int(figures["torus_dimensions"][0])
+        value, direction = figures["per_accelerator_bandwidth"]
+        return Pair(Bandwidth(value / neighbours, direction, link, f"per_accelerator_bandwidth / {neighbours} torus neighbours"),
+                    "the one link two neighbours on the torus share")
+    links, per_link = figures.get("links_per_accelerator"), figures.get("per_link_bandwidth")
     if links is None or per_link is None or int(links[0]) != domain - 1:
         return None
-    return Bandwidth(per_link[0], per_link[1], link, "per_link_bandwidth")
+    return Pair(Bandwidth(per_link[0], per_link[1], link, "per_link_bandwidth"), "the one link a pair of accelerators shares")
 
 
-def _latency_figure(connection: sqlite3.Connection, record: str | None) -> tuple[float, str] | None:
+def _figure(connection: sqlite3.Connection, record: str | None, name: str) -> tuple[float, str] | None:
     if record is None:
         return None
-    row = connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'latency'", (record,)).fetchone()
-    return None if row is None else (row[0], f"{record}.latency")
+    row = connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = ?", (record, name)).fetchone()
+    return None if row is None else (row[0], f"{record}.{name}")
+
+
+def _in_network_reduction(connection: sqlite3.Connection, fabric: str | None) -> str | None:
+    """The figure saying the fabric's switches reduce in the network (SHARP), as `record.figure`, or None."""
+    found = _figure(connection, fabric, "streaming_aggregation_trees")
+    return None if found is None else found[1]
 
 
 def fill_domains(accelerators: int, domain: int) -> list[int]:
@@ -192,8 +224,14 @@ def bound(
         tier = "scale-up" if accelerators <= domain and not (domains and len(domains) > 1) else "hierarchical"
     elif tier == "scale-up" and accelerators is not None and domain is not None and accelerators > domain:
         raise UsageError(f"{accelerators} accelerators do not fit in {platform.id}'s scale-up domain of {domain}; use --tier scale-out or auto")
-    if algorithm == "nvls" and tier != "scale-up":
-        raise UsageError("NVLink SHARP (nvls) reduces inside one scale-up domain; use --gpus within the domain or another algorithm")
+    if algorithm in ("nvls", "collnet") and tier == "scale-out":
+        raise UsageError(f"--algorithm {algorithm} reduces in the switches of a hierarchical all-reduce, not over a flat network ring; use --tier auto")
+    if algorithm == "collnet" and tier == "scale-up":
+        raise UsageError("collnet reduces in the network switches across scale-up domains; use --gpus beyond one domain, or another algorithm")
+    if tier == "hierarchical" and algorithm in ("nvls", "collnet") and topology.in_network_reduction is None:
+        fabric = platform.scale_out_fabric or "its scale-out fabric"
+        why = " (NCCL runs NVLS across nodes only with SHARP)" if algorithm == "nvls" else ""
+        raise UsageError(f"{fabric} has no in-network reduction (SHARP) in the data, so {algorithm} cannot span {platform.id}'s domains{why}; choose ring or tree")
     if tier == "hierarchical":
         assert accelerators is not None and domain is not None
         domains = sorted(domains, reverse=True) if domains else fill_domains(accelerators, domain)
@@ -202,9 +240,9 @@ def bound(
     sent, steps = _flat(operation, algorithm, size_bytes, accelerators)
     bandwidth = topology.bandwidth(tier)
     name = f"{operation} ({algorithm})"
-    if operation == "point-to-point" and tier == "scale-up" and topology.direct_pair is not None:
-        bandwidth = topology.direct_pair
-        name = "point-to-point over the one link a pair of accelerators shares"
+    if operation == "point-to-point" and tier == "scale-up" and topology.pair is not None:
+        bandwidth = topology.pair.bandwidth
+        name = f"point-to-point over {topology.pair.shape}"
     phase = _phase(topology, tier, name, algorithm, accelerators, sent, steps, bandwidth, basis, assumed_latency)
     return Bound(operation, algorithm, platform.id, basis, size_bytes, accelerators, [], [phase])
 
@@ -247,6 +285,8 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
             phase("scale-up", f"all-to-all inside the domain ({shape})", "ring", largest, (largest - 1) / count * size, 1),
             phase("scale-out", "all-to-all to the other domains, through each accelerator's NIC", "ring", count, remote, 1),
         ]
+    if operation == "all-reduce" and algorithm in ("collnet", "nvls"):
+        return _in_network_all_reduce(topology, phase, size, domains, shape, algorithm)
     if operation == "all-reduce":
         across_algorithm = "tree" if algorithm == "tree" else "ring"
         if across_algorithm == "tree":
@@ -261,6 +301,29 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     across = phase("scale-out", f"{operation} of 1/{largest} across {groups} domains", "ring", groups, across_share, groups - 1)
     inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, inside_steps)
     return [across, inside] if operation == "all-gather" else [inside, across]
+
+
+def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list[int], shape: str, algorithm: str) -> list[Phase]:
+    """Across domains the switches reduce: each NIC sends its 1/largest share once and receives the sum once (2 steps).
+
+    Inside, collnet keeps the ring's reduce-scatter and all-gather; nvls uses NVLink SHARP, whose bytes (each
+    accelerator sends its buffer once and receives the result once) split between its reduce and broadcast halves.
+    """
+    largest, groups = domains[0], len(domains)
+    across = phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains, reduced in the network switches ({topology.in_network_reduction})",
+                   "collnet", groups, size / largest, 2)
+    if algorithm == "nvls":
+        return [
+            phase("scale-up", f"reduce-scatter inside the domain through the NVSwitch ({shape})", "nvls", largest, size / 2, 1),
+            across,
+            phase("scale-up", "all-gather inside the domain through the NVSwitch", "nvls", largest, size / 2, 1),
+        ]
+    inside = (largest - 1) / largest * size
+    return [
+        phase("scale-up", f"reduce-scatter inside the domain ({shape})", "ring", largest, inside, largest - 1),
+        across,
+        phase("scale-up", "all-gather inside the domain", "ring", largest, inside, largest - 1),
+    ]
 
 
 def _phase(topology: Topology, tier: str, name: str, algorithm: str, count: int | None, sent: float, steps: int, bandwidth: Bandwidth, basis: str, assumed: float | None) -> Phase:

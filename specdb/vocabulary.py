@@ -67,6 +67,7 @@ FIGURES: dict[str, FigureName] = {
     "per_port_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-port", "bandwidth of one scale-up port, one direction"),
     "max_domain_size": _count((LINK,), "most accelerators one scale-up domain of this link can join"),
     "max_slice_size": _count((LINK,), "most accelerators one slice (a job's share of a pod) can span"),
+    "torus_dimensions": _count((LINK,), "dimensions of the torus the links form (2D, 3D): each accelerator has a link to each of its 2 x d neighbours"),
     "lanes": _count((LINK, FABRIC), "lanes of one link or port"),
     "lanes_per_port": _count((LINK,), "lanes of one port", "per-port"),
     "lane_rate": FigureName("transfer_rate", (LINK,), "signalling rate of one lane, in transfers per second (line rate, before encoding)", scope="per-lane"),
@@ -75,7 +76,7 @@ FIGURES: dict[str, FigureName] = {
     "flit_efficiency": FigureName("ratio", (LINK,), "share of a flit left for data after CRC and FEC"),
     "x16_per_direction_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-link", "data bandwidth of a x16 link, one direction"),
     "x16_bidirectional_bandwidth": _bandwidth((LINK,), BOTH_WAYS, "per-link", "data bandwidth of a x16 link, both directions added"),
-    "latency": FigureName("time", (LINK, FABRIC), "per-hop latency, the alpha of the collective model"),
+    "latency": FigureName("time", (LINK, FABRIC), "latency of one hop or one collective step (the note says which), the alpha of the collective model"),
     # memory standards (HBM), recorded as the link between an accelerator and one memory stack
     "interface_width": _count((LINK,), "data pins (bits) of one memory stack's interface"),
     "memory_channels": _count((LINK,), "independent channels of one memory stack"),
@@ -84,6 +85,7 @@ FIGURES: dict[str, FigureName] = {
     # fabrics
     "port_bandwidth": _bandwidth((FABRIC,), ONE_WAY, "per-port", "bandwidth of one network port, one direction"),
     "host_lanes": _count((FABRIC,), "host (PCIe) lanes of a NIC"),
+    "streaming_aggregation_trees": _count((FABRIC,), "in-network reduction (SHARP) streaming aggregation trees a subnet of the fabric's switches supports"),
     "stack_layers": _count((FABRIC,), "layers of a protocol stack specification"),
     "adapter_bandwidth": _bandwidth((FABRIC,), ONE_WAY, None, "network bandwidth of one adapter (NIC) over all its ports, one direction"),
     # switches: a switch is a fabric element whose port_bandwidth is the speed of each of its switch_ports

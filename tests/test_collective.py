@@ -11,7 +11,7 @@ import json
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.collective import estimate, leave_one_out, message_bytes
+from specdb.collective import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
 from specdb.store import open_fresh
@@ -170,11 +170,13 @@ def test_other_collectives_inside_the_domain(connection, operation, sent):
 
 
 def test_point_to_point_on_a_full_mesh_uses_the_one_link_a_pair_shares(bundled):
-    # MI300X: seven xGMI links, one to each peer, 64 GB/s each way; NVSwitch gives a pair the whole 450 GB/s.
+    # MI300X: seven xGMI links, one to each peer, 64 GB/s each way; NVSwitch gives a pair the whole 450 GB/s,
+    # plus one step of NCCL's modelled NVLink latency, 0.6 us.
     mesh = estimate(bundled, "point-to-point", platform="mi300x-platform", size_bytes=1e9, accelerators=2)
     assert mesh.bound_seconds == pytest.approx(1e9 / 64e9)
+    assert mesh.phases[0].name == "point-to-point over the one link a pair of accelerators shares"
     switched = estimate(bundled, "point-to-point", platform="hgx-h100", size_bytes=1e9, accelerators=2)
-    assert switched.bound_seconds == pytest.approx(1e9 / 450e9)
+    assert switched.bound_seconds == pytest.approx(1e9 / 450e9 + 0.6e-6)
 
 
 # The published runs in the data, as their sources print them: platform, GPUs, bytes, algorithm, busbw.
@@ -214,13 +216,16 @@ def test_across_nodes_the_nic_efficiency_is_the_maintainers_47_of_50_gbps(bundle
     assert across.transfer_seconds == pytest.approx(SEED_GRADIENTS / 8 / 47e9)
 
 
-def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_not_across(bundled):
+def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_across_with_infiniband_sharp(bundled):
     inside = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=8)
     assert inside.bound.algorithm == "nvls" and set(inside.considered) == {"ring", "tree", "nvls"}
-    # NVLS bound: each GPU sends the buffer once at 450 GB/s.
-    assert inside.bound_seconds == pytest.approx(SEED_GRADIENTS / UP)
+    # NVLS bound: each GPU sends the buffer once at 450 GB/s, plus 2 steps of NCCL's modelled 0.6 us.
+    assert inside.bound_seconds == pytest.approx(SEED_GRADIENTS / UP + 2 * 0.6e-6)
+    # NDR's Quantum-2 switches reduce in the network, so NCCL may run NVLS across nodes (NVLS with SHARP) or CollNet.
     across = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16)
-    assert across.bound.algorithm == "ring"
+    assert set(across.considered) == {"ring", "tree", "collnet", "nvls"}
+    assert across.bound.algorithm == "nvls" and across.phases[1].algorithm == "collnet"
+    assert "infiniband-ndr.streaming_aggregation_trees" in across.phases[1].name
 
 
 def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
@@ -233,7 +238,7 @@ def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
 
 def test_leave_one_out_predicts_every_published_run_from_the_others(bundled):
     rows = leave_one_out(bundled)
-    assert len(rows) == 12
+    assert len(rows) == 14
     for row in rows:
         assert row["run"] not in row["calibrated_on"]
         assert 0.5 < row["estimate_over_measured"] < 2.0, row
@@ -267,3 +272,629 @@ def test_the_cli_says_which_figure_is_the_bound_and_which_the_expectation(cli):
     assert data["algbw_gbps"] == pytest.approx(16 / 0.070, abs=1e-3)
     assert data["busbw_gbps"] == pytest.approx(16 / 0.070 * 2 * 63 / 64, abs=1e-3)
     assert {"efficiency", "efficiency_source", "expected_latency_source", "bandwidth_source", "tier", "algorithm"} <= set(data["phases"][0])
+
+
+# Latency and in-network reduction, added to a copy of the test data: the link 1 us a step, the network 3 us, and a fabric
+# whose switches reduce (SHARP). Every expectation below is the alpha-beta cost written out: steps x alpha + bytes / bandwidth.
+ALPHA_UP, ALPHA_OUT = 1e-6, 3e-6
+FIGURE = "status: spec, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]"
+
+
+@pytest.fixture(scope="module")
+def network(tmp_path_factory):
+    import shutil
+
+    specs = tmp_path_factory.mktemp("network") / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    link, fabric = specs / "link" / "test-link.yaml", specs / "fabric" / "test-fabric.yaml"
+    link.write_text(link.read_text() + f"  latency: {{value: 1 us, {FIGURE}}}\n")
+    fabric.write_text(fabric.read_text() + f"  latency: {{value: 3 us, {FIGURE}}}\n  streaming_aggregation_trees: {{value: 63, {FIGURE}}}\n")
+    return open_fresh(specs.parent / "specdb.sqlite", specs)
+
+
+def test_a_1_mb_all_reduce_is_latency_bound_and_takes_the_tree(network):
+    # 8 GPUs, 1 MB. Ring: 2(8-1) = 14 steps + 2 x 7/8 x 1 MB / 450 GB/s = 14 us + 3.889 us.
+    # Tree: 2 x ceil(log2 8) = 6 steps + 2 x 1 MB / 450 GB/s = 6 us + 4.444 us.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8)
+    assert result.considered["ring"] == pytest.approx(14e-6 + 1.75e6 / UP)
+    assert result.considered["tree"] == pytest.approx(6e-6 + 2e6 / UP)
+    assert result.bound.algorithm == "tree" and result.seconds == pytest.approx(10.444e-6, rel=1e-4)
+    assert result.phases[0].latency_source == "test-link.latency"
+
+
+@pytest.mark.parametrize("size, algorithm", [(14e6, "tree"), (15e6, "ring"), (SEED_GRADIENTS, "ring")])
+def test_ring_and_tree_cross_over_at_32_alpha_bandwidth(network, size, algorithm):
+    # Ring = tree when 14a + 1.75 S/B = 6a + 2 S/B, that is S = 32 a B = 32 x 1 us x 450 GB/s = 14.4 MB.
+    assert estimate(network, "all-reduce", platform="test-system", size_bytes=size, accelerators=8).bound.algorithm == algorithm
+
+
+def test_latency_precedence_is_the_data_then_the_option_then_zero(network, connection):
+    # The data's figure wins over --latency on both tiers; without a figure, --latency; without either, 0.
+    given = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
+    inside, across, _ = given.phases
+    assert (inside.latency, inside.latency_source) == (ALPHA_UP, "test-link.latency")
+    assert (across.latency, across.latency_source) == (ALPHA_OUT, "test-fabric.latency")
+    option = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
+    assert [(phase.latency, phase.latency_source) for phase in option.phases] == [(5e-6, "--latency")] * 3
+    neither = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring")
+    assert [phase.latency for phase in neither.phases] == [0, 0, 0]
+    assert [phase.latency_source for phase in neither.phases] == [
+        "assumed 0: no latency figure for test-link in the data", "assumed 0: no latency figure for test-fabric in the data",
+        "assumed 0: no latency figure for test-link in the data"]
+
+
+def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
+    # 64 GPUs, 8 domains of 8, 16 GB. Inside: reduce-scatter and all-gather of 7/8 x 16 GB at 450 GB/s, 7 steps each.
+    # Across, the switches reduce: each NIC sends its 16/8 = 2 GB once and receives the sum once, 2 steps, at 50 GB/s.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+    inside, across, back = result.phases
+    assert (across.algorithm, across.bytes_per_accelerator, across.steps) == ("collnet", 2e9, 2)
+    assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 14e9 and inside.steps == back.steps == 7
+    assert [(phase.name, phase.algorithm, phase.tier, phase.accelerators) for phase in result.phases] == [
+        ("reduce-scatter inside the domain (8 domains of 8)", "ring", "scale-up", 8),
+        ("all-reduce of 1/8 across 8 domains, reduced in the network switches (test-fabric.streaming_aggregation_trees)", "collnet", "scale-out", 8),
+        ("all-gather inside the domain", "ring", "scale-up", 8),
+    ]
+    # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
+    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+    # The ring across sends 2 x 7/8 x 2 GB = 3.5 GB per NIC (70 ms), so NCCL's tuner, and auto, take CollNet.
+    auto = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert auto.bound.algorithm == "collnet" and set(auto.considered) == {"ring", "tree", "collnet"}
+    assert auto.considered["ring"] == pytest.approx(3.5e9 / OUT + 14 * ALPHA_UP + 14 * ALPHA_OUT)
+    # No collnet run is measured: the network phase's efficiency is the ring's, and says so.
+    assert auto.expected[1].efficiency_source == "no measured run: the peak bound"
+
+
+def test_without_sharp_in_the_data_there_is_no_in_network_reduction_across_domains(connection):
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert set(result.considered) == {"ring", "tree"}
+    with pytest.raises(UsageError, match="test-fabric has no in-network reduction \\(SHARP\\) in the data"):
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+
+
+@pytest.mark.parametrize("operation, gpus, tier, message", [
+    ("all-reduce", 8, "auto", "collnet reduces in the network switches across scale-up domains; use --gpus beyond one domain, or another algorithm"),
+    ("all-reduce", 16, "scale-out", "--algorithm collnet reduces in the switches of a hierarchical all-reduce, not over a flat network ring; use --tier auto"),
+    ("all-gather", 64, "auto", "--algorithm collnet applies to all-reduce only"),
+])
+def test_collnet_refusals(network, operation, gpus, tier, message):
+    with pytest.raises(UsageError) as refused:
+        estimate(network, operation, platform="test-system", size_bytes=1e9, accelerators=gpus, tier=tier, algorithm="collnet")
+    assert str(refused.value).startswith(message)
+
+
+def test_nvls_with_sharp_across_h100_nodes_splits_the_nvls_bytes(bundled):
+    # 16 H100s: NVLink SHARP inside (each GPU sends its 16 GB once: half reducing, half broadcasting), SHARP across.
+    result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="nvls")
+    inside, across, back = result.phases
+    assert (inside.algorithm, inside.bytes_per_accelerator, inside.steps) == ("nvls", 8e9, 1)
+    assert (back.algorithm, back.bytes_per_accelerator) == ("nvls", 8e9)
+    assert (across.algorithm, across.bytes_per_accelerator) == ("collnet", 2e9)
+    # Bound: the network's 2 GB at 50 GB/s (40 ms) over NVLink's 16 GB at 450 GB/s (35.6 ms); 0.6 + 0.6 + 2 x 2.7 us.
+    assert result.bound_seconds == pytest.approx(2e9 / 50e9 + 2 * 0.6e-6 + 2 * 2.7e-6)
+
+
+def test_hgx_a100_on_hdr_has_sharp_and_mi300x_has_no_nvls(bundled):
+    a100 = estimate(bundled, "all-reduce", platform="hgx-a100", size_bytes=SEED_GRADIENTS, accelerators=16)
+    assert set(a100.considered) == {"ring", "tree", "collnet"}
+    mi300x = estimate(bundled, "all-reduce", platform="mi300x-platform", size_bytes=SEED_GRADIENTS, accelerators=16)
+    assert set(mi300x.considered) == {"ring", "tree", "collnet"}
+
+
+@pytest.mark.parametrize("platform, link", [("tpu-v6e-pod", "google-tpu-ici-v6e"), ("tpu-v5p-pod-slice", "google-tpu-ici-v5p")])
+def test_point_to_point_on_a_torus_uses_the_one_link_neighbours_share(bundled, platform, link):
+    # v6e: 800 GB/s both ways over 4 neighbours (2D torus); v5p: 1200 GB/s over 6 (3D torus). Either way 100 GB/s each way.
+    result = estimate(bundled, "point-to-point", platform=platform, size_bytes=1e9, accelerators=2)
+    assert result.phases[0].name == "point-to-point over the one link two neighbours on the torus share"
+    assert result.phases[0].bandwidth == pytest.approx(100e9)
+    assert result.phases[0].bandwidth_source.startswith(f"{link}.per_accelerator_bandwidth / ")
+    assert result.bound_seconds == pytest.approx(1e9 / 100e9)
+
+
+def test_all_gather_takes_its_own_measured_efficiency_and_otherwise_names_the_operation_it_borrows(bundled):
+    # The NCCL maintainer's 370 GB/s for non-all-reduce operations on 8 H100s: 370 / 450 of NVLink 4.
+    h100 = estimate(bundled, "all-gather", platform="hgx-h100", size_bytes=GIB8, accelerators=8)
+    assert h100.expected[0].efficiency == pytest.approx(370 / 450)
+    assert h100.expected[0].efficiency_source == "measured on this platform: nvidia-hgx-h100.measured_all_gather_busbw_8gpu_ring"
+    # A100: only all-reduce was measured, 231.58 GB/s busbw of NVLink 3's 300 GB/s each way.
+    a100 = estimate(bundled, "all-gather", platform="hgx-a100", size_bytes=GIB8, accelerators=8)
+    assert a100.expected[0].efficiency == pytest.approx(231.58 / 300)
+    assert a100.expected[0].efficiency_source == (
+        "measured on this platform, all-reduce runs (no all-gather run): nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib")
+
+
+@pytest.mark.parametrize("gpus, steps", [(2, 2), (5, 6), (8, 6), (9, 8)])
+def test_a_tree_all_reduce_sends_twice_the_buffer_in_2_log2_n_steps(connection, gpus, steps):
+    # Up the tree the buffer once, down once: 2S per GPU, whatever N; steps 2 x ceil(log2 N).
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, tier="scale-out", accelerators=gpus, algorithm="tree")
+    assert result.bytes_per_accelerator == 2e9 and result.phases[0].steps == steps
+
+
+def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
+    # Inside the larger domain: 7/8 x 16 GB, 7 steps; across 2 domains: a ring of 2 over each GPU's 1/8 share,
+    # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
+    inside, across, back = result.phases
+    assert result.bound.domains == [8, 4] and inside.accelerators == 8 and across.accelerators == 2
+    assert [phase.name for phase in result.phases] == [
+        "reduce-scatter inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)", "all-gather inside the domain"]
+    assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
+    assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
+    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+
+
+def test_the_json_document_of_a_hierarchical_all_reduce(connection):
+    # 64 GPUs, 16 GB, no measured run: the expectation is the bound. Ring across 8 domains: 2 x 7/8 x 2 GB = 3.5 GB per
+    # NIC at 50 GB/s = 70 ms; the tree across sends 2 x 2 GB = 4 GB = 80 ms; inside 2 x 14 GB at 450 GB/s = 62.2 ms.
+    document = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64).as_dict()
+    phases = document.pop("phases")
+    assert document == {
+        "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 70.0, "tree": 80.0},
+        "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [8] * 8,
+        "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
+        # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
+        "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 14e9 + 3.5e9 + 14e9, "bound_by": "scale-out",
+        "runs_not_used": [],
+    }
+    nothing = "assumed 0: no latency figure for test-fabric in the data"
+    assert phases[1] == {
+        "name": "all-reduce of 1/8 across 8 domains (ring)", "tier": "scale-out", "algorithm": "ring", "accelerators": 8,
+        "bytes_per_accelerator": 3.5e9, "steps": 14, "bandwidth": 50e9, "bandwidth_counted": "per-direction",
+        "bandwidth_source": "test-system.scale_out_bandwidth", "per_direction_bandwidth": 50e9, "latency": 0.0, "latency_source": nothing,
+        "bound_seconds": pytest.approx(0.070), "efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
+        "expected_latency": 0.0, "expected_latency_source": f"no small-message run: {nothing}", "seconds": pytest.approx(0.070),
+    }
+
+
+def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection):
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
+    inside, across, back, total = describe(result)
+    assert inside == {"phase": "reduce-scatter inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "14 GB",
+                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "7 x 0 s", "bound_ms": 31.111, "expected_ms": 31.111}
+    assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
+    assert back["phase"] == "all-gather inside the domain"
+    assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
+                     "efficiency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
+    assert sources(result)[1] == ("all-reduce of 1/8 across 8 domains (ring): efficiency no measured run: the peak bound; "
+                                  "latency no small-message run: assumed 0: no latency figure for test-fabric in the data")
+
+
+def test_one_phase_has_no_total_row_and_the_large_n_limit_says_so(network):
+    [row] = describe(estimate(network, "all-gather", platform="test-system", size_bytes=SEED_GRADIENTS))
+    # Large-N limit: the whole 16 GB at 450 GB/s, no latency steps.
+    assert row == {"phase": "all-gather (ring)", "tier": "scale-up", "gpus": "large-N limit", "sent_per_gpu": "16 GB",
+                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "0 x 1 us", "bound_ms": 35.556, "expected_ms": 35.556}
+
+
+@pytest.mark.parametrize("text, seconds", [("2us", 2e-6), ("500 ns", 5e-7), ("1 ms", 1e-3)])
+def test_the_latency_option_takes_a_time(text, seconds):
+    assert parse_latency(text) == pytest.approx(seconds)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2 GB", "--latency '2 GB' is not a time (try 2us or 500ns)"),
+    ("soon", "--latency 'soon' is not a number followed by a unit"),
+])
+def test_the_latency_option_refuses_anything_else(text, message):
+    with pytest.raises(UsageError) as refused:
+        parse_latency(text)
+    assert str(refused.value) == message
+
+
+def test_nvls_with_sharp_names_its_phases_and_their_gpus(bundled):
+    result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=24, algorithm="nvls")
+    assert [(phase.name, phase.accelerators) for phase in result.phases] == [
+        ("reduce-scatter inside the domain through the NVSwitch (3 domains of 8)", 8),
+        ("all-reduce of 1/8 across 3 domains, reduced in the network switches (infiniband-ndr.streaming_aggregation_trees)", 3),
+        ("all-gather inside the domain through the NVSwitch", 8),
+    ]
+
+
+def test_a_run_the_model_cannot_place_is_named_not_fatal(specs, db):
+    # A collnet run across two nodes of the test system, whose fabric has no in-network reduction in the data.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + (
+        "  measured_all_reduce_busbw_16gpu_collnet:\n"
+        "    {value: 40 GB/s, direction: per-direction, scope: per-accelerator, status: measured, as_of: 2023-01, reviewed: 2026-07-15,\n"
+        "     method: nccl-tests, collective: {operation: all-reduce, accelerators: 16, algorithm: collnet, library: NCCL}, sources: [{ref: test-datasheet}]}\n"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=8, algorithm="ring")
+    assert result.seconds == result.bound_seconds
+    [unused] = result.unused_runs
+    assert unused.startswith("test-system.measured_all_reduce_busbw_16gpu_collnet: test-fabric has no in-network reduction (SHARP)")
+    assert sources(result)[-1] == f"measured run not used: {unused}"
+    assert result.as_dict()["runs_not_used"] == [unused]
+
+
+@pytest.mark.parametrize("algorithm, why", [("nvls", " (NCCL runs NVLS across nodes only with SHARP)"), ("collnet", "")])
+def test_in_network_reduction_across_domains_without_sharp_is_refused_with_the_reason(connection, algorithm, why):
+    from specdb.collective_bound import Topology, bound
+    from specdb.tiers import platforms
+
+    [platform] = platforms(connection, platform="test-system")
+    with pytest.raises(UsageError) as refused:
+        bound(Topology.read(connection, platform), "all-reduce", size_bytes=1e9, accelerators=16, tier="auto", algorithm=algorithm, basis="per-direction")
+    assert str(refused.value) == (f"test-fabric has no in-network reduction (SHARP) in the data, so {algorithm} cannot span "
+                                  f"test-system's domains{why}; choose ring or tree")
+
+
+def test_the_borrowed_operations_are_listed(bundled):
+    # TPU v6e has no run of any operation; point-to-point borrows every measured ring run's efficiency, naming the operations.
+    result = estimate(bundled, "point-to-point", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=2)
+    assert result.expected[0].efficiency_source.startswith(
+        "borrowed from other vendors' platforms, all-gather, all-reduce, reduce-scatter runs (no point-to-point run): ")
+
+
+def test_beyond_a_domain_without_a_network_figure_is_a_usage_error(bundled):
+    # A v6e pod is one 256-chip torus; the data has no per-chip data-centre network figure to go beyond it.
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512)
+    assert str(refused.value) == "google-tpu-v6e-pod has no scale-out bandwidth in the data"
+
+
+def shape(result):
+    return [(p.name, p.tier, p.algorithm, p.accelerators, p.bytes_per_accelerator, p.steps) for p in result.phases]
+
+
+def test_point_to_point_across_domains_goes_through_one_nic(network):
+    # Two GPUs in different domains: the whole message through one 50 GB/s NIC, one network latency step.
+    result = estimate(network, "point-to-point", platform="test-system", size_bytes=1e9, accelerators=16)
+    assert shape(result) == [("point-to-point across domains, one NIC", "scale-out", "ring", 2, 1e9, 1)]
+    assert result.bound_seconds == pytest.approx(1e9 / OUT + ALPHA_OUT)
+
+
+def test_all_to_all_across_domains_posts_every_message_at_once(network):
+    # 64 GPUs: 7 of the 63 peers share the domain (7/64 of 16 GB over NVLink), 56 are remote (56/64 through the NIC);
+    # every message is posted at once, one latency step on each tier.
+    result = estimate(network, "all-to-all", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert shape(result) == [
+        ("all-to-all inside the domain (8 domains of 8)", "scale-up", "ring", 8, 7 / 64 * SEED_GRADIENTS, 1),
+        ("all-to-all to the other domains, through each accelerator's NIC", "scale-out", "ring", 64, 56 / 64 * SEED_GRADIENTS, 1),
+    ]
+    assert result.bound_seconds == pytest.approx(14e9 / OUT + ALPHA_UP + ALPHA_OUT)
+
+
+@pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
+def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first(network, operation):
+    # 64 GPUs, 16 GB: across, each GPU's 1/8 share over a ring of 8 domains (7/8 x 2 GB, 7 steps); inside, 7/8 x 16 GB in 7 steps.
+    result = estimate(network, operation, platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    across = (f"{operation} of 1/8 across 8 domains", "scale-out", "ring", 8, 1.75e9, 7)
+    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7)
+    assert shape(result) == ([across, inside] if operation == "all-gather" else [inside, across])
+    assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 7 * ALPHA_UP + 7 * ALPHA_OUT)
+
+
+def test_a_run_of_256_mib_or_more_gives_an_efficiency_and_a_smaller_one_a_latency():
+    from specdb.calibration import PEAK_SIZE, Run, is_bandwidth_run
+
+    def run(size):
+        return Run(1, "r", "p", "f", "all-gather", 8, size, "ring", "NCCL", 100e9, "per-accelerator", None)
+
+    assert is_bandwidth_run(run(256 * MIB)) and is_bandwidth_run(run(None)) and not is_bandwidth_run(run(256 * MIB - 1))
+    # A peak without a size is compared at 8 GiB; all-gather's busbw is algbw x (n-1)/n, so time = 7/8 x size / busbw.
+    assert PEAK_SIZE == GIB8
+    assert run(None).measured_seconds == pytest.approx(7 / 8 * GIB8 / 100e9)
+    assert run(None).label == "r.f"
+
+
+RUN = ("    {{value: {busbw}, direction: per-direction, scope: per-accelerator, status: measured, as_of: 2023-01, reviewed: 2026-07-15,"
+       " method: nccl-tests, collective: {{operation: all-reduce, accelerators: {gpus}, size: {size}, algorithm: ring, library: NCCL{spread}}},"
+       " sources: [{{ref: test-datasheet}}]}}\n")
+
+
+def test_a_run_over_three_nodes_is_spread_as_evenly_as_they_allow(specs, db):
+    # 16 GPUs on 3 nodes: 6, 5 and 5. Across: a ring of 3 over each GPU's 1/6 share, 2 x 2/3 x S/6 = 2S/9 per NIC at 50 GB/s;
+    # the run took 2 x 15/16 x S / busbw, so the network's efficiency is (2S/9 / 50 GB/s) / (15/8 x S / busbw) = busbw x 16 / (135 x 50 GB/s).
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_3nodes:\n" + RUN.format(busbw="337.5 GB/s", gpus=16, size="8 GiB", spread=", domains: 3"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(337.5e9 * 16 / (135 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_16gpu_ring_3nodes"
+
+
+def test_a_small_run_faster_than_the_links_explains_no_latency(specs, db):
+    # 1 MiB on 8 GPUs at a busbw of 500 GB/s, above the link's 450: the bandwidth alone is slower, so the latency is 0, not negative.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="500 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    assert result.expected[0].latency == 0
+    assert result.expected[0].latency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_1mib"
+
+
+def test_a_small_run_leaves_the_latency_its_bandwidth_does_not_explain(specs, db):
+    # 1 MiB on 8 GPUs at 36 GB/s busbw: 2 x 7/8 x 1 MiB / 36 GB/s = 50.97 us measured; at the link's 450 GB/s the bytes take
+    # 4.08 us, so each of the 14 ring steps holds (50.97 - 4.08) / 14 = 3.35 us.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="36 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    measured, transfer = 1.75 * MIB / 36e9, 1.75 * MIB / UP
+    assert result.expected[0].latency == pytest.approx((measured - transfer) / 14)
+    assert result.seconds == pytest.approx(measured)
+
+
+@pytest.mark.parametrize("dtype, size", [("fp64", 8e9), ("fp32", 4e9), ("tf32", 4e9), ("bf16", 2e9), ("fp16", 2e9), ("fp8", 1e9), ("int8", 1e9), ("fp4", 0.5e9)])
+def test_a_billion_parameters_weigh_their_dtypes_bytes(dtype, size):
+    assert message_bytes(params=1e9, dtype=dtype) == size
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({}, "missing the message size: give --size (e.g. 16GB) or --params (with --dtype)"),
+    ({"size": "1GB", "params": 1e9}, "give --size or --params (with --dtype), not both"),
+    ({"params": 1e9, "dtype": "int4"}, "dtype must be one of fp64, fp32, tf32, bf16, fp16, fp8, int8, fp4"),
+    ({"params": float("nan")}, "--params must be a finite number greater than zero, not nan"),
+    ({"params": 0.0}, "--params must be a finite number greater than zero, not 0"),
+    ({"params": 1e30}, "--params gives a message of 2e+30 bytes, outside the plausible range of a size (1 B to 1 ZB)"),
+    ({"params": 0.25}, "--params gives a message of 0.5 bytes, outside the plausible range of a size (1 B to 1 ZB)"),
+])
+def test_a_message_size_that_cannot_be_is_refused_with_the_reason(arguments, message):
+    with pytest.raises(UsageError) as refused:
+        message_bytes(**arguments)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("params, dtype", [(0.5, "bf16"), (5e20, "bf16"), (2, "fp4")])
+def test_the_plausible_size_range_includes_its_ends(params, dtype):
+    # 1 B and 1 ZB (1e21 B) are the two ends of a plausible size.
+    assert 1 <= message_bytes(params=params, dtype=dtype) <= 1e21
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ({"operation": "broadcast"}, "operation must be one of all-reduce, all-gather, reduce-scatter, all-to-all, point-to-point"),
+    ({"algorithm": "nccl"}, "algorithm must be one of auto, ring, tree, nvls, collnet"),
+    ({"tier": "rack"}, "tier must be one of auto, scale-up, scale-out"),
+    ({"basis": "both"}, "basis must be one of per-direction, as-quoted"),
+    ({"accelerators": 1}, "--gpus must be 2 or more"),
+])
+def test_estimate_refuses_what_it_does_not_know(connection, arguments, message):
+    chosen = {"operation": "all-reduce", **arguments}
+    with pytest.raises(UsageError) as refused:
+        estimate(connection, chosen.pop("operation"), platform="test-system", size_bytes=1e9, **chosen)
+    assert str(refused.value) == message
+
+
+@pytest.mark.parametrize("operation, gpus, factor", [
+    ("all-reduce", None, 2), ("all-reduce", 8, 2 * 7 / 8), ("all-gather", None, 1), ("all-gather", 8, 7 / 8),
+    ("reduce-scatter", 8, 7 / 8), ("all-to-all", 4, 3 / 4), ("point-to-point", 2, 1),
+])
+def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
+    from specdb.collective_bound import bus_factor
+
+    # nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 otherwise; n -> infinity without a count.
+    assert bus_factor(operation, gpus) == pytest.approx(factor)
+
+
+def test_the_hierarchical_ring_all_reduce_phase_by_phase(network):
+    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way; across each GPU's 2 GB share over a ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
+    assert shape(result) == [
+        ("reduce-scatter inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7),
+        ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.5e9, 14),
+        ("all-gather inside the domain", "scale-up", "ring", 8, 14e9, 7),
+    ]
+
+
+def test_a_tree_across_two_domains_is_one_level_deep(network):
+    # 16 GPUs in 2 domains: the tree over 2 domain leaders has ceil(log2 2) = 1 level, one step up and one down.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="tree")
+    assert (result.phases[1].algorithm, result.phases[1].steps, result.phases[1].bytes_per_accelerator) == ("tree", 2, 2 * SEED_GRADIENTS / 8)
+
+
+def test_flat_tree_and_all_to_all_steps(network):
+    # Large-N limit: no count, so no latency steps, and the tree sends 2S; all-to-all posts all 7 messages at once, one step.
+    limit = estimate(network, "all-reduce", platform="test-system", size_bytes=1e9, algorithm="tree")
+    assert (limit.phases[0].steps, limit.bytes_per_accelerator) == (0, 2e9)
+    all_to_all = estimate(network, "all-to-all", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert all_to_all.bound_seconds == pytest.approx(7 / 8 * 1e9 / UP + ALPHA_UP)
+
+
+def test_a_platform_without_a_domain_size_must_be_given_a_tier(specs, db):
+    system = specs / "system" / "test-system.yaml"
+    system.write_text("\n".join(line for line in system.read_text().splitlines() if not line.startswith("  scale_up_domain:")) + "\n")
+    connection = open_fresh(db, specs)
+    with pytest.raises(UsageError) as refused:
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert str(refused.value) == "test-system has no scale_up_domain figure; choose --tier"
+    # With the tier given, the link's figures are read as ever; no domain, so no pair of one shared link.
+    chosen = estimate(connection, "point-to-point", platform="test-system", size_bytes=1e9, accelerators=2, tier="scale-up")
+    assert chosen.phases[0].name == "point-to-point (ring)" and chosen.bound_seconds == pytest.approx(1e9 / UP)
+
+
+MESH_LINK = """schema: 1
+id: test-link
+kind: link
+name: Test Mesh Link
+vendor: Test Vendor
+figures:
+  links_per_accelerator: {value: "7", status: shipping, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}
+"""
+PER_LINK = "  per_link_bandwidth: {value: 25 GB/s, direction: per-direction, scope: per-link, status: shipping, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}\n"
+
+
+@pytest.mark.parametrize("per_link, bandwidth, name, source", [
+    (PER_LINK, 25e9, "point-to-point over the one link a pair of accelerators shares", "test-link.per_link_bandwidth"),
+    # A mesh whose per-link figure is missing: the pair is not narrowed, it gets the accelerator's whole scale-up figure.
+    ("", UP, "point-to-point (ring)", "test-gpu.scale_up_bandwidth"),
+])
+def test_a_mesh_of_seven_links_on_eight_gpus_gives_a_pair_one_link(specs, db, per_link, bandwidth, name, source):
+    (specs / "link" / "test-link.yaml").write_text(MESH_LINK + per_link)
+    result = estimate(open_fresh(db, specs), "point-to-point", platform="test-system", size_bytes=1e9, accelerators=2)
+    [phase] = result.phases
+    assert (phase.name, phase.bandwidth, phase.bandwidth_counted, phase.bandwidth_source) == (name, bandwidth, "per-direction", source)
+
+
+def test_eight_gpus_over_two_nodes_are_hierarchical(specs, db):
+    # A run of 8 GPUs on 2 nodes of 4: across, each GPU's 1/4 share over a ring of 2, S/4 per NIC at 50 GB/s, is the slowest
+    # phase; measured 2 x 7/8 x S / busbw, so the network's efficiency is (S/4 / 50 GB/s) / (7/4 x S / busbw) = busbw / (7 x 50 GB/s).
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_2nodes:\n" + RUN.format(busbw="280 GB/s", gpus=8, size="8 GiB", spread=", domains: 2"))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(280e9 / (7 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_2nodes"
+
+
+def test_given_domains_decide_the_placement(connection):
+    from specdb.collective_bound import Topology, bound
+    from specdb.tiers import platforms
+
+    [platform] = platforms(connection, platform="test-system")
+    topology = Topology.read(connection, platform)
+    def placed(domains):
+        return [phase.tier for phase in bound(topology, "all-reduce", size_bytes=1e9, accelerators=8, tier="auto", algorithm="ring", basis="per-direction", domains=domains).phases]
+    # One domain given is the flat ring inside it; two or three domains are hierarchical.
+    assert placed([8]) == ["scale-up"]
+    assert placed([4, 4]) == placed([3, 3, 2]) == ["scale-up", "scale-out", "scale-up"]
+
+
+def test_a_full_domain_fits_the_scale_up_tier(connection):
+    # 8 GPUs on a domain of 8 may be asked for on the scale-up tier; 9 may not.
+    assert estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8, tier="scale-up").phases[0].tier == "scale-up"
+    with pytest.raises(UsageError):
+        estimate(connection, "all-reduce", platform="test-system", size_bytes=1e9, accelerators=9, tier="scale-up")
+
+
+def test_nvls_on_the_flat_network_tier_is_refused(bundled):
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=1e9, accelerators=16, tier="scale-out", algorithm="nvls")
+    assert str(refused.value) == "--algorithm nvls reduces in the switches of a hierarchical all-reduce, not over a flat network ring; use --tier auto"
+
+
+def test_collnet_beyond_a_pod_without_a_network_names_the_missing_fabric(bundled):
+    with pytest.raises(UsageError) as refused:
+        estimate(bundled, "all-reduce", platform="tpu-v6e-pod", size_bytes=1e9, accelerators=512, algorithm="collnet")
+    assert str(refused.value) == ("its scale-out fabric has no in-network reduction (SHARP) in the data, so collnet cannot span "
+                                  "google-tpu-v6e-pod's domains; choose ring or tree")
+
+
+PORT_RUN = ("    {value: 45 GB/s, direction: per-direction, scope: per-port, status: measured, as_of: 2023-01, reviewed: 2026-07-15,"
+            " method: nccl-tests, collective: {operation: all-reduce, accelerators: 16, algorithm: ring, library: NCCL}, sources: [{ref: test-datasheet}]}\n")
+
+
+def test_leave_one_out_predicts_each_run_from_the_others_by_hand(specs, db):
+    # Two 8 GiB rings at 360 and 400 GB/s busbw: each left out takes the other's efficiency, so its estimate over its
+    # measured time is its own busbw over the other's (0.9 and 1.111). The per-NIC 45 GB/s, left out, has no other network
+    # run: the peak bound, 45 / 50 = 0.9. A run on a cluster that names no platform is not predicted, and does not stop the rest.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_a:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_ring_b:\n" + RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_per_nic_16gpu_ring:\n" + PORT_RUN)
+    (specs / "cluster").mkdir()
+    (specs / "cluster" / "a-cluster.yaml").write_text(
+        "schema: 1\nid: a-cluster\nkind: cluster\nname: A cluster\nvendor: Test Vendor\nfigures:\n"
+        "  measured_all_reduce_busbw_8gpu_ring:\n" + RUN.format(busbw="300 GB/s", gpus=8, size="8 GiB", spread=""))
+    rows = leave_one_out(open_fresh(db, specs))
+    a, b = "test-system.measured_all_reduce_busbw_8gpu_ring_a", "test-system.measured_all_reduce_busbw_8gpu_ring_b"
+    assert rows == [
+        {"run": a, "size": "8.59 GB", "estimate_over_measured": 0.9, "calibrated_on": f"measured on this platform: {b}"},
+        {"run": b, "size": "8.59 GB", "estimate_over_measured": 1.111, "calibrated_on": f"measured on this platform: {a}"},
+        {"run": "test-system.measured_all_reduce_busbw_per_nic_16gpu_ring", "size": "peak", "estimate_over_measured": 0.9,
+         "calibrated_on": "no measured run: the peak bound"},
+    ]
+
+
+def test_a_small_run_left_out_is_judged_on_its_latency_source(specs, db):
+    # The 1 MiB run left out: no other small run, so the latency is the data's (none: 0) and the estimate is the bytes alone at
+    # the 8 GiB run's efficiency, 1.75 MiB / 380 GB/s against 1.75 MiB / 38 GB/s measured: 0.1.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="380 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="38 GB/s", gpus=8, size="1 MiB", spread=""))
+    [small] = [row for row in leave_one_out(open_fresh(db, specs)) if row["run"].endswith("1mib")]
+    assert small == {"run": "test-system.measured_all_reduce_busbw_8gpu_ring_1mib", "size": "1.049 MB", "estimate_over_measured": 0.1,
+                     "calibrated_on": "no small-message run: assumed 0: no latency figure for test-link in the data"}
+
+
+def test_a_per_port_run_without_a_port_figure_is_named_not_used(specs, db):
+    system = specs / "system" / "test-system.yaml"
+    text = system.read_text().replace(", scale_out: test-fabric}", "}")
+    system.write_text(text + "  measured_all_reduce_busbw_per_nic_16gpu_ring:\n" + PORT_RUN)
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=1e9, accelerators=8)
+    assert result.unused_runs == ["test-system.measured_all_reduce_busbw_per_nic_16gpu_ring: a per-port bus bandwidth is a share of the "
+                                  "scale-out port, and test-system's fabric (none in the data) has no port_bandwidth figure"]
+
+
+def test_a_table_row_counts_latency_in_both_times(network):
+    # 8 GPUs, 1 MB, ring: 1.75 MB / 450 GB/s = 3.889 us plus 14 steps of 1 us = 17.9 us, 0.018 ms.
+    [row] = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8, algorithm="ring"))
+    assert (row["latency"], row["bound_ms"], row["expected_ms"]) == ("14 x 1 us", 0.018, 0.018)
+
+
+def test_the_json_document_keeps_microseconds(network):
+    # 8 GPUs, 1 MB: ring 14 x 1 us + 1.75 MB / 450 GB/s; tree 6 x 1 us + 2 MB / 450 GB/s, the faster.
+    ring, tree = 14e-6 + 1.75e6 / UP, 6e-6 + 2e6 / UP
+    document = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8).as_dict()
+    assert document["algorithms_considered_ms"] == {"ring": round(ring * 1e3, 6), "tree": round(tree * 1e3, 6)}
+    assert document["algbw_gbps"] == round(1e6 / tree / 1e9, 3) and document["busbw_gbps"] == round(1e6 / tree * 1.75 / 1e9, 3)
+    [phase] = document["phases"]
+    assert phase["bound_seconds"] == pytest.approx(tree) and phase["seconds"] == pytest.approx(tree)
+
+
+def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
+    # 16 GPUs, 1 MB, ring. Inside: 7/8 MB at 450 GB/s (1.944 us) + 7 x 1 us; across: 2 x 1/2 x 1/8 MB at 50 GB/s (2.5 us) + 2 x 3 us.
+    # Pipelined: NVLink's two phases (3.889 us) over the network's 2.5 us, plus every latency (7 + 6 + 7 us): 23.889 us.
+    rows = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring"))
+    assert [row["expected_ms"] for row in rows] == [round((0.875e6 / UP + 7e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
+                                                    round((0.875e6 / UP + 7e-6) * 1e3, 3), round((1.75e6 / UP + 20e-6) * 1e3, 3)]
+    assert rows[-1]["bound_ms"] == 0.024
+    # Two phases are a total too: all-to-all across domains.
+    assert describe(estimate(network, "all-to-all", platform="test-system", size_bytes=1e6, accelerators=16))[-1]["phase"] == "total (phases pipelined)"
+
+
+def test_nvlink_sharp_is_offered_on_a_platform_sharing_the_link_of_one_that_ran_it(specs, db):
+    # test-system-b has no run of its own; test-system, on the same link, ran NVLS, so the switch can reduce for both.
+    text = (specs / "system" / "test-system.yaml").read_text()
+    (specs / "system" / "test-system-b.yaml").write_text(text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B"))
+    nvls = RUN.format(busbw="480 GB/s", gpus=8, size="8 GiB", spread="").replace("algorithm: ring", "algorithm: nvls")
+    (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_nvls_8gib:\n" + nvls)
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8)
+    assert set(result.considered) == {"ring", "tree", "nvls"}
+
+
+def test_a_size_that_is_not_a_size_says_so(connection):
+    with pytest.raises(UsageError) as refused:
+        message_bytes(size="16 Gb/s")
+    assert str(refused.value) == "--size '16 Gb/s' is not a data size (try 16GB or 512MiB)"
+
+
+def test_a_small_point_to_point_run_gives_its_one_step_of_latency(specs, db):
+    # 1 MiB between 2 GPUs at 20 GB/s: 52.43 us measured, 2.33 us of it the bytes at 450 GB/s; the one step holds the rest.
+    system = specs / "system" / "test-system.yaml"
+    run = RUN.format(busbw="20 GB/s", gpus=2, size="1 MiB", spread="").replace("operation: all-reduce", "operation: point-to-point")
+    system.write_text(system.read_text() + "  measured_point_to_point_busbw_2gpu_ring_1mib:\n" + run)
+    result = estimate(open_fresh(db, specs), "point-to-point", platform="test-system", size_bytes=MIB, accelerators=2)
+    assert result.expected[0].latency == pytest.approx(MIB / 20e9 - MIB / UP)
+
+
+def test_a_small_run_across_nodes_gives_no_latency_per_step(specs, db):
+    # Latency per step is read only from a run on one tier; a 16-GPU 1 MiB run spans two.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_1mib:\n" + RUN.format(busbw="20 GB/s", gpus=16, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=MIB, accelerators=8, algorithm="ring")
+    assert result.expected[0].latency_source == "no small-message run: assumed 0: no latency figure for test-link in the data"
+
+
+def test_a_small_run_is_read_with_its_own_operations_efficiency(specs, db):
+    # All-reduce ran at 360 GB/s busbw (80 % of 450), all-gather at 270 (60 %). A 1 MiB all-gather at 10 GB/s busbw took
+    # 7/8 MiB / 10 GB/s; at 60 % of 450 GB/s its bytes take 7/8 MiB / 270 GB/s; each of its 7 steps holds a seventh of the rest.
+    system = specs / "system" / "test-system.yaml"
+    gather = RUN.replace("operation: all-reduce", "operation: all-gather")
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_gather_busbw_8gpu_ring_8gib:\n" + gather.format(busbw="270 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_gather_busbw_8gpu_ring_1mib:\n" + gather.format(busbw="10 GB/s", gpus=8, size="1 MiB", spread=""))
+    result = estimate(open_fresh(db, specs), "all-gather", platform="test-system", size_bytes=MIB, accelerators=8)
+    assert result.expected[0].efficiency == pytest.approx(0.6)
+    assert result.expected[0].latency == pytest.approx((7 / 8 * MIB / 10e9 - 7 / 8 * MIB / 270e9) / 7)
+
+
+def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
+    # No tree run on HGX A100: its ring's 8 GiB efficiency (231.58 of NVLink 3's 300 GB/s) and 1 MiB latency, both named.
+    tree = estimate(bundled, "all-reduce", platform="hgx-a100", size_bytes=MIB, accelerators=8, algorithm="tree")
+    assert tree.expected[0].efficiency == pytest.approx(231.58 / 300)
+    assert tree.expected[0].efficiency_source == ("measured on this platform: nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib; "
+                                                  "the ring's, no tree run measured")
+    assert tree.expected[0].latency_source.endswith("nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib; the ring's, no tree run measured")
+    # No collnet run on 16 H100s: the network takes the ring's per-NIC 47 of 50 GB/s.
+    collnet = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="collnet")
+    assert collnet.expected[1].efficiency == pytest.approx(47 / 50)
+    assert collnet.expected[1].efficiency_source == ("measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring; "
+                                                     "the ring's, no collnet run measured")

@@ -114,3 +114,44 @@ def test_a_malformed_collective_run_is_a_located_error(cli, name, status, collec
     result = cli("validate")
     assert result.exit_code == 1 and message in result.stdout
     assert "test-system.yaml:" in result.stdout
+
+
+def rows_of(*sizes_and_busbw):
+    """Result rows as nccl-tests prints them, in-place busbw second to last."""
+    return "".join(f"  {size}  {size // 4}  float  sum  -1  10.0  1.00  2.00  0  10.0  1.00  {busbw}  0\n" for size, busbw in sizes_and_busbw)
+
+
+@pytest.mark.parametrize("rows, chosen", [
+    # The largest size, and the small size nearest 1 MiB: 1.5 MiB is 0.5 MiB away, 256 KiB 0.75 MiB.
+    ([(262144, "5.00"), (1572864, "9.00"), (8589934592, "380.00")], [8589934592, 1572864]),
+    # 256 MiB is a large message: nothing small to take.
+    ([(268435456, "300.00"), (8589934592, "380.00")], [8589934592]),
+    # A row whose busbw rounds to zero says nothing of the latency; half a GB/s does.
+    ([(1048576, "0.00"), (4194304, "10.00"), (8589934592, "380.00")], [8589934592, 4194304]),
+    ([(1048576, "0.50"), (8589934592, "380.00")], [8589934592, 1048576]),
+])
+def test_the_rows_kept_are_the_largest_and_the_nearest_to_1_mib(rows, chosen):
+    from specdb.nccltests import chosen_rows, parse
+
+    assert [row.size for row in chosen_rows(parse(rows_of(*rows), "run.log"))] == chosen
+
+
+def test_the_record_says_what_ran_on_which_hosts(log):
+    from specdb.nccltests import parse, records
+
+    # The header is 14 lines, the 1 MiB row line 15 and the 8 GiB row line 16.
+    two_hosts = log.read_text().replace("Pid  13 on node01", "Pid  13 on node02").replace("Pid  14 on node01", "Pid  14 on node02")
+    text = records(parse(two_hosts, "all_reduce.log"), log_name="all_reduce.log", platform="test-system", record_id="run-1",
+                   operation="all-reduce", algorithm="ring", accelerators=4, date="2026-12-01")["cluster"]
+    assert ('method: "nccl-tests all_reduce_perf on 4 Test GPU GPUs on 2 host(s) with algorithm ring; '
+            'in-place busbw at 8589934592 bytes (all_reduce.log, line 16)"') in text
+    assert 'library: "NCCL 2.18.5+cuda12.2", domains: 2}' in text
+
+
+def test_a_log_without_ranks_says_neither_hosts_nor_devices():
+    from specdb.nccltests import parse, records
+
+    text = records(parse(rows_of((8589934592, "380.00")), "bare.log"), log_name="bare.log", platform="test-system", record_id="run-2",
+                   operation="all-gather", algorithm="ring", accelerators=8, date="2026-12-01")["cluster"]
+    assert 'method: "nccl-tests all_gather_perf on 8 GPUs with algorithm ring; in-place busbw at 8589934592 bytes (bare.log, line 1)"' in text
+    assert 'library: "NCCL, version not in the log"}' in text

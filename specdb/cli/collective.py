@@ -17,7 +17,7 @@ def collective(
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2)")] = None,
     tier: Annotated[str, choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
-    algorithm: Annotated[str, choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree and nvls (NVLink SHARP) are all-reduce only")] = "auto",
+    algorithm: Annotated[str, choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
     basis: BasisOption = "per-direction",
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
     specs: SpecsOption = None,

@@ -44,7 +44,7 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
     skipped: dict[str, list[str]] = {}
     for (record_id,) in connection.execute("SELECT id FROM record WHERE kind = 'accelerator' ORDER BY id"):
         figures = _figures(connection, record_id)
-        config, provenance, missing = _config(connection, record_id, figures)
+        config, provenance, missing = _config(record_id, figures)
         if missing:
             skipped[record_id] = missing
             continue
@@ -64,7 +64,7 @@ def _figures(connection: sqlite3.Connection, record_id: str) -> dict[str, tuple[
     return {name: (value, text, direction) for name, value, text, direction in rows}
 
 
-def _config(connection: sqlite3.Connection, record_id: str, figures: dict[str, tuple[float, str, str | None]]) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
+def _config(record_id: str, figures: dict[str, tuple[float, str, str | None]]) -> tuple[dict[str, Any], dict[str, Any], list[str]]:
     config: dict[str, Any] = {"name": record_id}
     filled: dict[str, str] = {}
     missing: list[str] = []
@@ -85,27 +85,15 @@ def _config(connection: sqlite3.Connection, record_id: str, figures: dict[str, t
         one_way = value / 2 if direction == "bidirectional" else value
         config["intra_node_bandwidth_in_GB_per_sec"] = one_way / GIGA
         filled["intra_node_bandwidth_in_GB_per_sec"] = f"{record_id}.scale_up_bandwidth ({text}, {direction}{', halved' if direction == 'bidirectional' else ''})"
-    latency, latency_from = _link_latency(connection, record_id)
-    config["intra_node_min_message_latency"] = CONSUMER_MESSAGE_LATENCY if latency is None else latency
-    if latency_from:
-        filled["intra_node_min_message_latency"] = latency_from
+    config["intra_node_min_message_latency"] = CONSUMER_MESSAGE_LATENCY
     ordered = {key: config[key] for key in _FIELD_ORDER if key in config}
     left = {field: why for field, why in LEFT_TO_CONSUMER.items() if field not in ordered}
-    if latency is None:
-        left["intra_node_min_message_latency"] = (
-            f"no latency figure for the scale-up link; set to {CONSUMER_MESSAGE_LATENCY!r} s, the value of every GPU file llm-analysis ships "
-            "(the field has no default)"
-        )
+    # A link's `latency` figure is one hop or one collective step, not what a whole message costs.
+    left["intra_node_min_message_latency"] = (
+        f"no minimum message latency in the data (a link's latency figure is one hop or one collective step); set to "
+        f"{CONSUMER_MESSAGE_LATENCY!r} s, the value of every GPU file llm-analysis ships (the field has no default)"
+    )
     return ordered, {"file": f"{record_id}.json", "filled_from": filled, "left_to_llm_analysis": left}, missing
-
-
-def _link_latency(connection: sqlite3.Connection, record_id: str) -> tuple[float | None, str | None]:
-    row = connection.execute(
-        "SELECT f.record_id, f.value, f.value_text FROM record_use u JOIN figure f ON f.record_id = u.target_id AND f.name = 'latency'"
-        " WHERE u.record_id = ? AND u.role = 'scale_up'",
-        (record_id,),
-    ).fetchone()
-    return (None, None) if row is None else (row[1], f"{row[0]}.latency ({row[2]})")
 
 
 _FIELD_ORDER = (
