@@ -47,3 +47,41 @@ SpecsOption = Annotated[
 ]
 # Every command that prints rows offers the same formats, with the same columns in each.
 FormatOption = Annotated[str, choice(FORMATS, "--format", "-f", help="Output format: a table for people, json, csv or markdown")]
+
+
+def _database(ctx: typer.Context):
+    """The database the command line names so far, or None when it cannot be had: completion never fails loudly."""
+    import sqlite3
+
+    from specdb.cli.common import open_database
+    from specdb.errors import SpecdbError
+
+    try:
+        return open_database(ctx.params.get("specs"), ctx.params.get("db"))
+    except (SpecdbError, sqlite3.Error, OSError):
+        return None
+
+
+def complete_record(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion of a record id, with the record's name beside it where the shell shows one."""
+    from specdb.catalog import list_records
+
+    connection = _database(ctx)
+    if connection is None:
+        return []
+    return [(row["id"], row["name"]) for row in list_records(connection) if row["id"].startswith(incomplete)]
+
+
+def complete_figure(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion of a figure name of the record already on the command line."""
+    from specdb.catalog import show_record
+    from specdb.errors import NotFound
+
+    connection = _database(ctx)
+    if connection is None or not ctx.params.get("record"):
+        return []
+    try:
+        figures = show_record(connection, ctx.params["record"])["figures"]
+    except NotFound:
+        return []
+    return [(figure["name"], figure["value_text"]) for figure in figures if figure["name"].startswith(incomplete)]

@@ -86,7 +86,7 @@ def __getattr__(name: str):
     raise AttributeError(name)
 
 def compare(
-    records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)")],
+    records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)", autocompletion=options.complete_record)],
     basis: options.BasisOption = "per-direction",
     specs: options.SpecsOption = None,
     db: options.DbOption = None,

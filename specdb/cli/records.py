@@ -75,7 +75,7 @@ def list_records(
 
 
 def show(
-    record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'")],
+    record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'", autocompletion=options.complete_record)],
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
     fmt: options.FormatOption = "table",

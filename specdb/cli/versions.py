@@ -38,8 +38,8 @@ def diff(
 
 
 def history(
-    record: Annotated[str, typer.Argument(help="Record id or alias")],
-    figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth")],
+    record: Annotated[str, typer.Argument(help="Record id or alias", autocompletion=options.complete_record)],
+    figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth", autocompletion=options.complete_figure)],
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
     fmt: options.FormatOption = "table",
