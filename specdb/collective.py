@@ -117,7 +117,9 @@ class Estimate:
 
 def message_bytes(size: str | None = None, params: float | None = None, dtype: str = "bf16") -> float:
     """--size 16GB, or --params 8e9 --dtype bf16 (the gradient of that many parameters)."""
-    if (size is None) == (params is None):
+    if size is None and params is None:
+        raise UsageError("missing the message size: give --size (e.g. 16GB) or --params (with --dtype)")
+    if size is not None and params is not None:
         raise UsageError("give --size or --params (with --dtype), not both")
     if params is not None:
         if dtype not in DTYPE_BYTES:

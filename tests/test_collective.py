@@ -247,7 +247,9 @@ def test_refusals_are_usage_errors(cli):
     nvls = cli("collective", "all-reduce", "--size", "1GB", "--gpus", "8", "--algorithm", "nvls", "--platform", "test-system")
     assert nvls.exit_code == 2 and "no NVLink SHARP (nvls) run is measured on test-system" in nvls.stderr
     both = cli("collective", "all-reduce", "--size", "1GB", "--params", "1e9", "--platform", "test-system")
-    assert both.exit_code == 2
+    assert both.exit_code == 2 and "not both" in both.stderr
+    neither = cli("collective", "all-reduce", "--platform", "test-system")
+    assert neither.exit_code == 2 and "missing the message size" in neither.stderr and "not both" not in neither.stderr
 
 
 def test_the_cli_says_which_figure_is_the_bound_and_which_the_expectation(cli):
