@@ -12,11 +12,9 @@ from __future__ import annotations
 import operator
 import os
 import sqlite3
-import subprocess
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
@@ -34,8 +32,7 @@ TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figur
 SIDE_FILES = ("-journal", "-wal", "-shm")
 
 
-@dataclass(frozen=True)
-class BuildResult:
+class BuildResult(NamedTuple):
     path: Path | ServerDatabase
     changed: bool
     records: int
@@ -213,8 +210,7 @@ def _write(specs: Path, db_path: Path, dataset: Dataset) -> BuildResult:
     return BuildResult(db_path, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
 
 
-@dataclass(frozen=True)
-class Existing:
+class Existing(NamedTuple):
     revision: str
     meta: dict[str, str]
     records: int
@@ -254,6 +250,8 @@ def _existing_state(db_path: Path) -> Existing | None:
 
 
 def _git_revision(specs: Path) -> str:
+    import subprocess  # here, not at the top: a build with nothing to do never runs git
+
     try:
         result = subprocess.run(
             ["git", "-C", str(specs), "log", "-1", "--format=%H", "--", "."],
