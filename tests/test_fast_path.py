@@ -58,6 +58,7 @@ FAST = [
     ["check", "{page}", "-f", "json"],
     ["check", "{page}", "--strict"],
     ["diff", "{specs}", "{specs}", "--exit-code"],
+    ["diff", "{specs}", "{specs}", "--only", "values", "--only", "records,prose", "-f", "json"],
 ]
 
 # Command lines the fast path leaves to Typer: help, unknown or malformed options, choices misspelled, missing arguments.

@@ -56,10 +56,9 @@ def _command(argv: list[str]) -> Optional[tuple[dict[str, Any], list[str]]]:
 
 def _parse(params: list[dict[str, Any]], tokens: list[str]) -> Optional[dict[str, Any]]:
     """The function's keyword arguments as Typer would pass them, or None where Click would not simply accept the line."""
-    by_flag = {flag: (param, True) for param in params for flag in param["opts"]}
-    by_flag.update({flag: (param, False) for param in params for flag in param["secondary_opts"]})
+    by_flag = {flag: param for param in params for flag in param["opts"]}
     given: dict[str, list[str]] = {}
-    flags: dict[str, bool] = {}
+    flags: set[str] = set()
     positional: list[str] = []
     index = 0
     while index < len(tokens):
@@ -71,11 +70,11 @@ def _parse(params: list[dict[str, Any]], tokens: list[str]) -> Optional[dict[str
         flag, equals, inline = token.partition("=") if token.startswith("--") else (token, "", "")
         if flag not in by_flag:
             return None
-        param, activated = by_flag[flag]
+        param = by_flag[flag]
         if param["flag"]:
             if equals:
                 return None
-            flags[param["name"]] = activated
+            flags.add(param["name"])
             continue
         if equals:
             value = inline
@@ -96,7 +95,7 @@ def _parse(params: list[dict[str, Any]], tokens: list[str]) -> Optional[dict[str
     values = {}
     for param in params:
         if param["flag"]:
-            values[param["name"]] = flags.get(param["name"], param["default"])
+            values[param["name"]] = param["name"] in flags or param["default"]
             continue
         raw = given.get(param["name"])
         if raw is None:

@@ -62,7 +62,7 @@ def _parameter(parameter: click.Parameter) -> Optional[dict[str, Any]]:
         and parameter.expose_value
         and parameter.nargs in (1, -1)
         and (parameter.default is None or isinstance(parameter.default, (str, int, float)))
-        and (not isinstance(parameter, click.Option) or (not parameter.count and not parameter.prompt))
+        and (not isinstance(parameter, click.Option) or (not parameter.count and not parameter.prompt and not parameter.secondary_opts))
         and (not is_flag or (kind == "boolean" and activates is True and not parameter.multiple))
     )
     if not plain:
@@ -71,7 +71,6 @@ def _parameter(parameter: click.Parameter) -> Optional[dict[str, Any]]:
         "name": parameter.name,
         "kind": "argument" if isinstance(parameter, click.Argument) else "option",
         "opts": list(parameter.opts) if isinstance(parameter, click.Option) else [],
-        "secondary_opts": list(parameter.secondary_opts) if isinstance(parameter, click.Option) else [],
         "flag": is_flag,
         "sequence": parameter.multiple or parameter.nargs == -1,
         "nargs": parameter.nargs,
