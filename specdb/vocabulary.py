@@ -75,10 +75,19 @@ FIGURES: dict[str, FigureName] = {
     "x16_per_direction_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-link", "data bandwidth of a x16 link, one direction"),
     "x16_bidirectional_bandwidth": _bandwidth((LINK,), BOTH_WAYS, "per-link", "data bandwidth of a x16 link, both directions added"),
     "latency": FigureName("time", (LINK, FABRIC), "per-hop latency, the alpha of the collective model"),
+    # memory standards (HBM), recorded as the link between an accelerator and one memory stack
+    "interface_width": _count((LINK,), "data pins (bits) of one memory stack's interface"),
+    "memory_channels": _count((LINK,), "independent channels of one memory stack"),
+    "pin_rate": _bandwidth((LINK,), ("total",), "per-lane", "data rate of one data pin of a memory interface, reads and writes sharing it"),
+    "stack_bandwidth": _bandwidth((LINK,), ("total",), "per-link", "peak bandwidth of one memory stack, reads and writes together"),
     # fabrics
     "port_bandwidth": _bandwidth((FABRIC,), ONE_WAY, "per-port", "bandwidth of one network port, one direction"),
     "host_lanes": _count((FABRIC,), "host (PCIe) lanes of a NIC"),
     "stack_layers": _count((FABRIC,), "layers of a protocol stack specification"),
+    "adapter_bandwidth": _bandwidth((FABRIC,), ONE_WAY, None, "network bandwidth of one adapter (NIC) over all its ports, one direction"),
+    # switches: a switch is a fabric element whose port_bandwidth is the speed of each of its switch_ports
+    "switch_ports": _count((FABRIC,), "ports of one switch (its radix) at the record's port_bandwidth"),
+    "switch_bandwidth": _bandwidth((FABRIC,), EITHER_WAY, "per-system", "switching capacity of one switch, all its ports added"),
     # systems and clusters
     "accelerators": _count((SYSTEM, CLUSTER), "accelerators in the system or cluster"),
     "scale_up_domain": _count((SYSTEM,), "accelerators in one scale-up domain of the system"),

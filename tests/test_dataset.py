@@ -66,8 +66,8 @@ def test_every_platform_has_three_tiers_but_the_declared_gaps(bundled):
     from specdb.tiers import ratio_rows
 
     rows = ratio_rows(bundled)
-    # 8 platforms of 2020-2025, then HGX B300, TPU v6e pod, MI355X platform, Helios, Trn3 Gen1 and Gen2
-    assert len(rows) == 14
+    # 8 platforms of 2020-2025, then HGX B300, TPU v6e pod, MI355X platform, Helios, Trn3 Gen1 and Gen2, Vera Rubin NVL72
+    assert len(rows) == 15
     assert [row["platform"] for row in rows if None in (row["memory_gbps"], row["scale_up_gbps"])] == []
     # No source read gives these platforms' network bandwidth per accelerator; their notes say so.
     assert {row["platform"] for row in rows if row["scale_out_gbps"] is None} == {"google-tpu-v6e-pod", "amd-mi355x-platform"}
