@@ -7,6 +7,8 @@ switched off, and the two must agree byte for byte.
 """
 
 import ast
+import functools
+import io
 import json
 import shutil
 import subprocess
@@ -29,6 +31,7 @@ FAST = [
     ["list", "--format=csv"],
     ["list", "-k", "link", "--format", "markdown"],
     ["list", "--kind", "source"],
+    ["list", "-f", "csv", "--format", "json"],
     ["show", "test-gpu"],
     ["show", "TEST GPU 80GB HBM3", "-f", "json"],
     ["show", "test-gpu", "-f", "csv"],
@@ -41,6 +44,7 @@ FAST = [
     ["query", "ratios", "--basis", "as-quoted", "-f", "markdown"],
     ["query", "ratios", "--vendor", "nvdia"],
     ["query", "figures", "--name", "memory_bandwith"],
+    ["query", "figures", "--vendor", "-"],
     ["query", "figures", "-n", "memory_bandwidth", "-k", "accelerator", "-f", "json"],
     ["query", "names", "-k", "fabric", "-f", "csv"],
     ["compare", "test-link", "test-pcie"],
@@ -57,6 +61,7 @@ FAST = [
     ["build"],
     ["check", "{page}", "-f", "json"],
     ["check", "{page}", "--strict"],
+    ["check", "-", "--as-of", "2024-01"],
     ["diff", "{specs}", "{specs}", "--exit-code"],
     ["diff", "{specs}", "{specs}", "--only", "values", "--only", "records,prose", "-f", "json"],
 ]
@@ -96,6 +101,7 @@ def _arguments(args, specs, db, page):
 
 def _through_main(argv, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", ["specdb", *argv])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(CHECKED_PAGE.encode())))
     try:
         main()
         code = 0
@@ -141,6 +147,30 @@ def test_the_fast_path_leaves_help_and_usage_errors_to_typer(args, data, monkeyp
     through_main = _through_main(argv, monkeypatch, capsys)
     assert through_main == _through_typer(argv, monkeypatch, capsys)
     assert through_main[2] in (0, 2)
+
+
+def test_version_through_the_fast_path_as_through_typer(monkeypatch, capsys):
+    assert _through_main(["--version"], monkeypatch, capsys) == _through_typer(["--version"], monkeypatch, capsys) == ("specdb 0.1.0\n", "", 0)
+
+
+def test_a_completion_request_is_left_to_typer(monkeypatch):
+    monkeypatch.setenv("_SPECDB_COMPLETE", "complete_bash")
+    assert dispatch.run(["list"]) is False
+
+
+@pytest.mark.parametrize("interruption", [KeyboardInterrupt, EOFError])
+def test_an_interrupted_command_ends_as_under_typer(interruption, data, monkeypatch, capsys):
+    """Ctrl-C leaves silently with 130, a closed standard input with Typer's "Aborted!" and 1."""
+    from specdb.cli import records
+
+    @functools.wraps(records.list_records)  # the same parameters, for Typer
+    def interrupted(**values):
+        raise interruption
+
+    monkeypatch.setattr(records, "list_records", interrupted)
+    argv = _arguments(["list"], *data)
+    expected = ("", "", 130) if interruption is KeyboardInterrupt else ("", "\nAborted!\n", 1)
+    assert _through_main(argv, monkeypatch, capsys) == _through_typer(argv, monkeypatch, capsys) == expected
 
 
 def _recording(invoke, calls):

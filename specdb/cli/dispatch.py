@@ -49,7 +49,7 @@ def _command(argv: list[str]) -> Optional[tuple[dict[str, Any], list[str]]]:
         table = json.load(table_file)
     for words in (2, 1):
         path = argv[:words]
-        if len(path) == words and not any(word.startswith("-") for word in path) and " ".join(path) in table:
+        if len(path) == words and " ".join(path) in table:
             return table[" ".join(path)], argv[words:]
     return None
 
