@@ -7,6 +7,7 @@ switched off, and the two must agree byte for byte.
 """
 
 import ast
+import errno
 import functools
 import io
 import json
@@ -77,6 +78,8 @@ LEFT_TO_TYPER = [
     ["list", "-f", "yaml"],
     ["list", "-k", "acelerator"],
     ["list", "-fjson"],
+    ["list", "-f=json"],
+    ["query", "names", "--kind"],
     ["list", "--format"],
     ["list", "extra"],
     ["list", "--", "extra"],
@@ -158,9 +161,14 @@ def test_a_completion_request_is_left_to_typer(monkeypatch):
     assert dispatch.run(["list"]) is False
 
 
-@pytest.mark.parametrize("interruption", [KeyboardInterrupt, EOFError])
-def test_an_interrupted_command_ends_as_under_typer(interruption, data, monkeypatch, capsys):
-    """Ctrl-C leaves silently with 130, a closed standard input with Typer's "Aborted!" and 1."""
+@pytest.mark.parametrize(("interruption", "expected"), [
+    (KeyboardInterrupt(), ("", "", 130)),
+    (EOFError(), ("", "\nAborted!\n", 1)),
+    (BrokenPipeError(errno.EPIPE, "Broken pipe"), ("", "", 1)),
+    (OSError(errno.EIO, "Input/output error"), ("", "specdb: internal error: OSError: [Errno 5] Input/output error\n", 3)),
+], ids=["ctrl-c", "closed stdin", "broken pipe", "i/o error"])
+def test_an_interrupted_command_ends_as_under_typer(interruption, expected, data, monkeypatch, capsys):
+    """Ctrl-C leaves silently with 130, a closed standard input with Typer's "Aborted!" and 1, a reader gone away quietly with 1."""
     from specdb.cli import records
 
     @functools.wraps(records.list_records)  # the same parameters, for Typer
@@ -168,8 +176,9 @@ def test_an_interrupted_command_ends_as_under_typer(interruption, data, monkeypa
         raise interruption
 
     monkeypatch.setattr(records, "list_records", interrupted)
+    monkeypatch.setattr(sys, "stdout", sys.stdout)  # a broken pipe wraps both streams; put them back afterwards
+    monkeypatch.setattr(sys, "stderr", sys.stderr)
     argv = _arguments(["list"], *data)
-    expected = ("", "", 130) if interruption is KeyboardInterrupt else ("", "\nAborted!\n", 1)
     assert _through_main(argv, monkeypatch, capsys) == _through_typer(argv, monkeypatch, capsys) == expected
 
 

@@ -101,7 +101,7 @@ def _parse(params: list[dict[str, Any]], tokens: list[str]) -> Optional[dict[str
         if raw is None:
             if param["required"]:
                 return None
-            values[param["name"]] = None if param["sequence"] and param["default"] is None else param["default"]
+            values[param["name"]] = param["default"]
             continue
         converted = [_convert(param, text) for text in raw]
         if any(value is None for value in converted):
@@ -134,6 +134,9 @@ def _invoke(function, values: dict[str, Any]) -> None:
     except OSError as error:
         if error.errno != errno.EPIPE:
             raise
-        # The reader went away (`specdb list | head`): leave quietly, the buffered rest going nowhere.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        # The reader went away (`specdb list | head`): leave quietly, as Click does, with Click's own wrapper.
+        from click.utils import PacifyFlushWrapper
+
+        sys.stdout = PacifyFlushWrapper(sys.stdout)
+        sys.stderr = PacifyFlushWrapper(sys.stderr)
         sys.exit(1)
