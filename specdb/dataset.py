@@ -231,7 +231,7 @@ def _dotted(loc: tuple[Any, ...]) -> str:
     text = ""
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
-    return text.replace("schema_", "schema")
+    return text
 
 
 def _message(error: Any) -> str:
@@ -241,7 +241,7 @@ def _message(error: Any) -> str:
         return f"'{given}' is not one of {error['ctx']['expected']}"
     if kind == "string_pattern_mismatch":
         return f"'{given}' has characters that are not allowed (lowercase letters, digits, '-' for ids; '_' for figure names)"
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
+    if kind in ("dict_type", "model_type"):
         return "expected a mapping of keys"
     if kind == "list_type":
         return "expected a list"

@@ -188,8 +188,8 @@ def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction
 
 
 def _whole(value: float) -> float:
-    """A whole number of FLOP per byte; a fraction of one only when it is less than one."""
-    return round(value) if value >= 0.5 else rounded(value, 0)
+    """A whole number of FLOP per byte; a fraction of one, to three significant digits, only when it is less than one."""
+    return round(value) if value >= 1 else float(f"{value:.3g}")
 
 
 def same_basis(one: str, other: str) -> bool:

@@ -1,4 +1,5 @@
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +12,23 @@ from specdb.cli import app
 
 TEST_SPECS = Path(__file__).parent / "data" / "specs"
 REPO = Path(__file__).resolve().parent.parent
+
+# SPECDB_SOAK=1 runs the soak tests (marked `soak`) and the property tests with eight times the examples.
+SOAK = os.environ.get("SPECDB_SOAK") == "1"
+PROPERTY_EXAMPLES = int(os.environ.get("SPECDB_PROPERTY_EXAMPLES", "480" if SOAK else "60"))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "soak: a long run (minutes), only with SPECDB_SOAK=1")
+
+
+def pytest_collection_modifyitems(config, items):
+    if SOAK:
+        return
+    soak = [item for item in items if item.get_closest_marker("soak")]
+    if soak:
+        config.hook.pytest_deselected(items=soak)
+        items[:] = [item for item in items if not item.get_closest_marker("soak")]
 
 
 @pytest.fixture(autouse=True)

@@ -1,13 +1,12 @@
 """Valid but extreme figures go through every read command without a crash, and every JSON output is strict JSON.
 
 Values are drawn across each dimension's whole plausible range, its ends
-included. The number of examples is bounded for the normal run; set
-SPECDB_PROPERTY_EXAMPLES for a longer one.
+included. The number of examples is bounded for the normal run (an eighth
+of the property tests'): SPECDB_SOAK=1 gives eight times as many.
 """
 
 import json
 import math
-import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -16,11 +15,11 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from conftest import TEST_SPECS
+from conftest import PROPERTY_EXAMPLES, TEST_SPECS
 from specdb.cli import app
 from specdb.units import PLAUSIBLE
 
-EXAMPLES = max(1, int(os.environ.get("SPECDB_PROPERTY_EXAMPLES", "60")) // 8)
+EXAMPLES = max(1, PROPERTY_EXAMPLES // 8)
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 

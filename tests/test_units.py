@@ -76,6 +76,11 @@ def test_an_unknown_or_ambiguous_unit_is_named_with_one_way_out(text, expected):
     (1e12, "bandwidth", "1 TB/s"),  # exactly one of a prefix takes that prefix
     (0.5, "bandwidth", "0.5 B/s"),  # below the smallest prefix, in the base unit
     (123456789.0, "bandwidth", "123.5 MB/s"),
+    (5e-10, "time", "0.5 ns"),  # below the smallest prefix of a time, in nanoseconds
+    (2.5e-3, "time", "2.5 ms"),
+    (1500.0, "power", "1.5 kW"),
+    (1.98e9, "frequency", "1.98 GHz"),
+    (0.984615, "ratio", "98.46 %"),
 ])
 def test_values_are_shown_with_a_readable_prefix(value, dimension, expected):
     assert format_value(value, dimension) == expected

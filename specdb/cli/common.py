@@ -44,9 +44,9 @@ def open_database(specs: Optional[str], db: Optional[str]) -> sqlite3.Connection
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None) -> None:
     """Rows in the chosen format; `document`, when given, is what JSON prints instead (a single object, in full)."""
-    from specdb.output import render
+    from specdb.output import render, terminal_width
 
-    sys.stdout.write(render(rows, fmt, columns, document))
+    sys.stdout.write(render(rows, fmt, columns, document, width=terminal_width(sys.stdout)))
 
 
 def report(error: SpecdbError) -> int:

@@ -97,7 +97,7 @@ _TABLE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status
 
 
 def _describe(record: dict[str, Any]) -> str:
-    from specdb.output import text_table
+    from specdb.output import terminal_width, text_table
 
     lines = [f"{record['name']}  ({record['id']}, {record['kind']})"]
     for label, key in (("vendor", "vendor"), ("family", "family"), ("released", "released")):
@@ -110,7 +110,7 @@ def _describe(record: dict[str, Any]) -> str:
     if record.get("notes"):
         lines.append(f"  notes: {record['notes']}")
     lines.append("")
-    lines.append(text_table(record["figures"], list(_TABLE_COLUMNS)).rstrip("\n"))
+    lines.append(text_table(record["figures"], list(_TABLE_COLUMNS), terminal_width(sys.stdout)).rstrip("\n"))
     for figure in record["figures"]:
         details = [f"    meaning: {figure['description']}"] if figure.get("description") else []
         for key in ("precision", "sparsity", "method", "note", "uncertainty"):
