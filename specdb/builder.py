@@ -15,11 +15,9 @@ import gc
 import operator
 import os
 import sqlite3
-import subprocess
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
@@ -40,8 +38,7 @@ SIDE_FILES = ("-journal", "-wal", "-shm")
 ROWS_PER_BATCH = 5000
 
 
-@dataclass(frozen=True)
-class BuildResult:
+class BuildResult(NamedTuple):
     path: Path | ServerDatabase
     changed: bool
     records: int
@@ -49,8 +46,7 @@ class BuildResult:
     content_hash: str
 
 
-@dataclass(frozen=True)
-class SpecsRead:
+class SpecsRead(NamedTuple):
     """A specs folder as read: its files, what could not be walked, the files' stamp and their content hash."""
 
     tree: Tree
@@ -277,8 +273,7 @@ def build_meta(specs: Path, dataset: Dataset) -> dict[str, str]:
     }
 
 
-@dataclass(frozen=True)
-class Existing:
+class Existing(NamedTuple):
     revision: str
     meta: dict[str, str]
     records: int
@@ -318,6 +313,8 @@ def _existing_state(db_path: Path) -> Existing | None:
 
 
 def _git_revision(specs: Path) -> str:
+    import subprocess  # here, not at the top: a build with nothing to do never runs git
+
     try:
         result = subprocess.run(
             ["git", "-C", str(specs), "log", "-1", "--format=%H", "--", "."],

@@ -6,7 +6,6 @@ import re
 import sqlite3
 from typing import Any, Iterable
 
-from specdb import vocabulary
 from specdb.errors import NotFound, UsageError
 from specdb.units import format_value
 
@@ -58,6 +57,8 @@ def _loose(name: str) -> str:
 
 def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     """One record with its aliases, the records it uses, and every figure with its sources, history and alternatives."""
+    from specdb.vocabulary import lookup  # here, not at the top: `list` does not need it
+
     record_id = resolve(connection, name)
     record = dict(connection.execute("SELECT * FROM record WHERE id = ?", (record_id,)).fetchone())
     record["aliases"] = [r[0] for r in connection.execute("SELECT alias FROM alias WHERE record_id = ? ORDER BY alias", (record_id,))]
@@ -76,7 +77,7 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     for row in connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)):
         figure = dict(row)
         figure["display"] = format_value(figure["value"], figure["dimension"])
-        entry = vocabulary.lookup(figure["name"])
+        entry = lookup(figure["name"])
         figure["description"] = entry.description if entry else None
         figure["sources"] = citations.get((figure["id"], None), [])
         own_claims = claims.get(figure["id"], [])
@@ -148,7 +149,9 @@ def list_figures(
     if vendor:
         _require_known(connection, "--vendor", vendor, "SELECT DISTINCT vendor FROM record WHERE vendor IS NOT NULL")
     if name:
-        _require_known(connection, "--name", name, "SELECT DISTINCT name FROM figure", vocabulary.FIGURES)
+        from specdb.vocabulary import FIGURES
+
+        _require_known(connection, "--name", name, "SELECT DISTINCT name FROM figure", FIGURES)
     where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
     sql = (
         "SELECT f.record_id, r.kind, r.vendor, f.name, f.value_text, f.value, f.unit, f.direction, f.scope,"

@@ -8,8 +8,8 @@ when it is recognisably a specdb specs folder (see `is_specs_folder`).
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from specdb.errors import DatabaseError, UsageError
 from specdb.resources import bundled_specs
@@ -80,8 +80,7 @@ def _named(option: str | os.PathLike[str] | None, flag: str, variable: str) -> s
 SERVER_SCHEMES = ("postgresql://", "postgres://")
 
 
-@dataclass(frozen=True)
-class ServerDatabase:
+class ServerDatabase(NamedTuple):
     """A PostgreSQL database named by a URL; printed without its password."""
 
     url: str

@@ -6,12 +6,8 @@ cost more at import than a whole read command is allowed to take.
 
 from __future__ import annotations
 
-import base64
-import csv
-import io
 import json
 import math
-import shutil
 from typing import Any, Iterable, Sequence, TextIO
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -31,6 +27,9 @@ def render(
     if fmt == "json":
         return to_json(document if document is not None else [{column: row.get(column) for column in columns} for row in rows])
     if fmt == "csv":
+        import csv  # here, not at the top: a read command in another format should not pay for it
+        import io
+
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
@@ -47,7 +46,11 @@ def terminal_width(stream: TextIO) -> int | None:
         interactive = stream.isatty()
     except (AttributeError, ValueError):
         return None
-    return shutil.get_terminal_size().columns if interactive else None
+    if not interactive:
+        return None
+    import shutil  # here, not at the top: it imports the compression modules, and a pipe never needs it
+
+    return shutil.get_terminal_size().columns
 
 
 def to_json(data: Any) -> str:
@@ -59,7 +62,7 @@ def _json_safe(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return {"$base64": True, "encoded": base64.b64encode(bytes(value)).decode("ascii")}
+        return {"$base64": True, "encoded": _base64(value)}
     if isinstance(value, dict):
         return {key: _json_safe(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -71,12 +74,18 @@ def _cell(value: Any) -> str:
     if value is None:
         return ""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return base64.b64encode(bytes(value)).decode("ascii")
+        return _base64(value)
     if isinstance(value, float):
         return exact_number(value)
     if isinstance(value, (list, tuple)):
         return ", ".join(_cell(item) for item in value)
     return str(value)
+
+
+def _base64(value: bytes | bytearray | memoryview) -> str:
+    import base64
+
+    return base64.b64encode(bytes(value)).decode("ascii")
 
 
 def exact_number(value: float) -> str:

@@ -18,34 +18,33 @@ from __future__ import annotations
 import os
 import stat
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 RACY_SECONDS = 2
 MAX_FILE_BYTES = 5 * 1024 * 1024
 _YAML_SUFFIXES = (".yaml", ".yml")
 
 
-@dataclass(frozen=True)
-class TreeProblem:
+class TreeProblem(NamedTuple):
     """Something under the specs folder that cannot be read as a spec file: the path relative to the folder, and why."""
 
     relpath: str
     message: str
 
 
-@dataclass
 class Tree:
     """The spec files under a folder, as (relative path with '/', full path), and what could not be walked."""
 
-    root: Path
-    files: list[tuple[str, str]] = field(default_factory=list)
-    problems: list[TreeProblem] = field(default_factory=list)
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.files: list[tuple[str, str]] = []
+        self.problems: list[TreeProblem] = []
+        # Each spec file's metadata as the walk saw it, so a freshness check looks at every file once.
+        self.metadata: dict[str, os.stat_result] = {}
 
 
-@dataclass(frozen=True)
-class SpecFile:
+class SpecFile(NamedTuple):
     """One spec file as read: its bytes (None when they could not be had) and why not."""
 
     relpath: str
@@ -53,8 +52,7 @@ class SpecFile:
     problem: str | None = None
 
 
-@dataclass(frozen=True)
-class Stamp:
+class Stamp(NamedTuple):
     """The metadata of every spec file as it was when read, one line each, and whether any of it is too recent to trust."""
 
     lines: str
@@ -88,12 +86,13 @@ def walk(root: Path) -> Tree:
             if entry.name.startswith("."):
                 continue
             relpath = f"{folder}/{entry.name}" if folder else entry.name
-            kind = _kind(entry)
+            kind, info = _kind(entry)
             if kind == "folder":
                 subfolders.append(relpath)
             elif kind == "file":
                 if is_spec_file(entry.name):
                     tree.files.append((relpath, entry.path))
+                    tree.metadata[relpath] = info
             elif kind is not None:
                 tree.problems.append(TreeProblem(relpath, kind))
         pending.extend(reversed(subfolders))
@@ -101,26 +100,25 @@ def walk(root: Path) -> Tree:
     return tree
 
 
-def _kind(entry: os.DirEntry) -> str | None:
-    """'folder', 'file', None for something to ignore, or the problem with the entry."""
+def _kind(entry: os.DirEntry) -> tuple[str | None, os.stat_result | None]:
+    """'folder', 'file', None for something to ignore, or the problem with the entry; and its metadata (a link's target's)."""
     try:
         if entry.is_symlink():
             try:
-                target = os.stat(entry.path)
+                info = os.stat(entry.path)
             except OSError as error:
-                return f"broken symbolic link ({error.strerror or error})"
-            if stat.S_ISDIR(target.st_mode):
-                return "symbolic link to a folder: not followed; copy the records instead"
-            mode = target.st_mode
+                return f"broken symbolic link ({error.strerror or error})", None
+            if stat.S_ISDIR(info.st_mode):
+                return "symbolic link to a folder: not followed; copy the records instead", info
         else:
-            mode = entry.stat(follow_symlinks=False).st_mode
+            info = entry.stat(follow_symlinks=False)
     except OSError as error:
-        return f"cannot read: {error.strerror or error}"
-    if stat.S_ISDIR(mode):
-        return "folder"
-    if stat.S_ISREG(mode):
-        return "file"
-    return "not a regular file: a spec is a plain file" if is_spec_file(entry.name) else None
+        return f"cannot read: {error.strerror or error}", None
+    if stat.S_ISDIR(info.st_mode):
+        return "folder", info
+    if stat.S_ISREG(info.st_mode):
+        return "file", info
+    return ("not a regular file: a spec is a plain file" if is_spec_file(entry.name) else None), info
 
 
 def read_specs(root: Path) -> tuple[Tree, list[SpecFile], Stamp]:
@@ -174,15 +172,9 @@ def too_large(size: int) -> str:
     return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
 
 
-def current_lines(tree: Tree) -> str | None:
-    """The stamp's lines the files would have now, from metadata alone; None when a file cannot be looked at."""
-    lines = [str(tree.root)]
-    for relpath, path in tree.files:
-        try:
-            lines.append(_stamp_line(relpath, os.stat(path)))
-        except OSError:
-            return None
-    return "\n".join(lines)
+def current_lines(tree: Tree) -> str:
+    """The stamp's lines the files have now, from the metadata the walk just took."""
+    return "\n".join([str(tree.root), *(_stamp_line(relpath, tree.metadata[relpath]) for relpath, _ in tree.files)])
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:

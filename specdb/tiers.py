@@ -9,8 +9,7 @@ page; a ratio whose sides are then counted differently says so.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from specdb.errors import UsageError
 from specdb.units import rounded
@@ -31,8 +30,7 @@ RATIO_COLUMNS = (
 _ONE_WAY = ("total", "per-direction")
 
 
-@dataclass(frozen=True)
-class Bandwidth:
+class Bandwidth(NamedTuple):
     """A bandwidth as stored: B/s with its direction, and the record and figure it came from."""
 
     value: float
@@ -51,8 +49,7 @@ class Bandwidth:
         return self.direction
 
 
-@dataclass(frozen=True)
-class Platform:
+class Platform(NamedTuple):
     id: str
     name: str
     vendor: str
@@ -65,8 +62,7 @@ class Platform:
     dense_bf16_flops: float | None
 
 
-@dataclass(frozen=True)
-class System:
+class System(NamedTuple):
     id: str
     name: str
     vendor: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SI_PREFIXES = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
 BINARY_PREFIXES = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
@@ -81,8 +81,7 @@ class UnitError(ValueError):
     """A quantity that cannot be read; the message says why and what would be accepted."""
 
 
-@dataclass(frozen=True)
-class Quantity:
+class Quantity(NamedTuple):
     text: str
     value: float
     dimension: str

@@ -11,7 +11,7 @@ test keeps the two in step.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 ACCELERATOR, LINK, FABRIC, SYSTEM, CLUSTER = "accelerator", "link", "fabric", "system", "cluster"
 ONE_WAY = ("per-direction",)
@@ -19,8 +19,7 @@ BOTH_WAYS = ("bidirectional",)
 EITHER_WAY = ("per-direction", "bidirectional")
 
 
-@dataclass(frozen=True)
-class FigureName:
+class FigureName(NamedTuple):
     dimension: str
     kinds: tuple[str, ...]
     description: str

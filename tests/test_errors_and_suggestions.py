@@ -1,11 +1,12 @@
 """What reaches the user when something goes wrong: one line and the exit code of its class, never a traceback, and
 "did you mean" naming the closest words first."""
 
+import importlib
 import sys
 
 import pytest
 
-from specdb import cli, vocabulary
+from specdb import vocabulary
 from specdb.cli import main
 from specdb.dataset import Problem
 from specdb.errors import DatabaseError, InvalidSpecs, NotFound, SpecdbError, UsageError
@@ -51,7 +52,7 @@ def test_an_interrupt_exits_130_without_a_traceback(monkeypatch, capsys):
     # During a command (the shell shows the ^C) and while the command is still being loaded.
     monkeypatch.setattr(vocabulary, "rows", interrupted)
     assert _main(monkeypatch, capsys, "query", "names") == (130, "", "")
-    monkeypatch.setattr(cli, "make_app", interrupted)
+    monkeypatch.setattr(importlib, "import_module", interrupted)
     assert _main(monkeypatch, capsys, "query", "names") == (130, "", "specdb: interrupted\n")
 
 

@@ -2,19 +2,15 @@
 
 Commands are registered lazily (the pattern click documents as "lazily
 loading subcommands"): a run of one command imports and builds that command
-only, which keeps read commands quick to start.
+only. A well-formed command line does not even import Typer: `dispatch`
+parses it with the option table derived from the Typer declarations and
+calls the command; help, errors and completion go to the Typer CLI.
 """
 
-import importlib
 import sys
-from typing import Annotated, Optional
+from typing import Optional
 
-import typer
-from typer.core import TyperGroup
-
-from specdb import __version__
-from specdb.cli.common import fail
-from specdb.errors import EXIT_ENVIRONMENT, SpecdbError
+from specdb.errors import EXIT_ENVIRONMENT
 
 # command name -> (module, attribute); a Typer attribute is a command group.
 COMMANDS = {
@@ -38,50 +34,6 @@ COMMANDS = {
 }
 
 
-class _Commands(TyperGroup):
-    """Every command's SpecdbError becomes its message on stderr and its exit code."""
-
-    def invoke(self, ctx):
-        try:
-            return super().invoke(ctx)
-        except SpecdbError as error:
-            fail(error)
-
-
-def _version(value: bool) -> None:
-    if value:
-        print(f"specdb {__version__}")
-        raise typer.Exit()
-
-
-def _root(
-    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit")] = None,
-) -> None:
-    """specdb: AI hardware figures with their sources."""
-
-
-def make_app(only: Optional[str] = None) -> typer.Typer:
-    """The CLI with every command, or with the one command about to run."""
-    app = typer.Typer(
-        name="specdb",
-        cls=_Commands,
-        help="A reviewed, versioned database of AI hardware figures. Exit codes: 0 ok, 1 findings, 2 usage, 3 environment.",
-        no_args_is_help=True,
-        add_completion=False,
-        pretty_exceptions_enable=False,
-        rich_markup_mode=None,
-    )
-    app.callback()(_root)
-    for name, (module, attribute) in COMMANDS.items():
-        if only in (None, name):
-            target = getattr(importlib.import_module(module), attribute)
-            if isinstance(target, typer.Typer):
-                app.add_typer(target, name=name)
-            else:
-                app.command(name)(target)
-    return app
-
-
 def _command_in(argv: list[str]) -> Optional[str]:
     for argument in argv:
         if not argument.startswith("-"):
@@ -90,8 +42,14 @@ def _command_in(argv: list[str]) -> Optional[str]:
 
 
 def main() -> None:
+    argv = sys.argv[1:]
     try:
-        make_app(_command_in(sys.argv[1:]))()
+        from specdb.cli.dispatch import run
+
+        if not run(argv):
+            from specdb.cli.typer_app import make_app
+
+            make_app(_command_in(argv))()
     except KeyboardInterrupt:
         print("specdb: interrupted", file=sys.stderr)
         sys.exit(130)
@@ -103,5 +61,7 @@ def main() -> None:
 def __getattr__(name: str):
     """`from specdb.cli import app` gives the full CLI (for tests and tools) without slowing `main`."""
     if name == "app":
+        from specdb.cli.typer_app import make_app
+
         return make_app()
     raise AttributeError(name)

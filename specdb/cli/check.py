@@ -1,14 +1,17 @@
 """check: the hardware figures in prose, against the database."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import typer
-
 from specdb.check import FORMATS
-from specdb.cli.common import DbOption, SpecsOption, choice, open_database
+from specdb.cli.common import lazy_module, open_database
 from specdb.errors import EXIT_FINDINGS
+
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
 
 
 def check(
@@ -16,9 +19,9 @@ def check(
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Check against the values in force on this date (YYYY-MM or YYYY-MM-DD), for an old page")] = None,
     reviewed: Annotated[Optional[str], typer.Option("--reviewed", help="The page's review date, when the text does not state it")] = None,
     strict: Annotated[bool, typer.Option("--strict", help="ambiguous-basis and unmatched findings fail too")] = False,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: Annotated[str, choice(FORMATS, "--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = "text",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: Annotated[str, options.choice(FORMATS, "--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = "text",
 ) -> None:
     """Find the hardware figures in prose and say which are ok, wrong (mismatch), stale, counted ambiguously or on mixed bases, or unmatched.
 
@@ -37,7 +40,7 @@ def check(
     sys.stdout.write(render(findings, fmt))
     print(summary(findings), file=sys.stderr)
     if failing(findings, strict=strict):
-        raise typer.Exit(EXIT_FINDINGS)
+        raise SystemExit(EXIT_FINDINGS)
 
 
 def _read(path: str) -> str:

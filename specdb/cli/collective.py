@@ -1,28 +1,30 @@
 """collective: how long a collective takes on each tier of a platform."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
 from typing import Annotated, Optional
 
-import typer
-
-from specdb.cli.common import BasisOption, DbOption, FormatOption, SpecsOption, choice, choice_argument, emit, open_database
+from specdb.cli.common import emit, lazy_module, open_database
 from specdb.collective_bound import ALGORITHMS, TIER_CHOICES
 from specdb.terms import COLLECTIVE_OPERATIONS
 
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
+
 
 def collective(
-    operation: Annotated[str, choice_argument(COLLECTIVE_OPERATIONS, help="The collective")],
+    operation: Annotated[str, options.choice_argument(COLLECTIVE_OPERATIONS, help="The collective")],
     platform: Annotated[str, typer.Option("--platform", "-p", help="Platform (system record id or alias)")],
     size: Annotated[Optional[str], typer.Option("--size", help="Message size with its unit: 16GB, 512MiB")] = None,
     params: Annotated[Optional[float], typer.Option("--params", help="Number of parameters whose gradients are reduced, e.g. 8e9")] = None,
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2)")] = None,
-    tier: Annotated[str, choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
-    algorithm: Annotated[str, choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
-    basis: BasisOption = "per-direction",
+    tier: Annotated[str, options.choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
+    algorithm: Annotated[str, options.choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
+    basis: options.BasisOption = "per-direction",
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Estimate a collective's time: the peak bound from the link figures, and the time to expect from measured runs.
 

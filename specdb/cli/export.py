@@ -6,7 +6,8 @@ from typing import Annotated
 
 import typer
 
-from specdb.cli.common import DbOption, SpecsOption, locate
+from specdb.cli.common import locate
+from specdb.cli.options import DbOption, SpecsOption
 from specdb.export import FORMATS
 
 export_app = typer.Typer(

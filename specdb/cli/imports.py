@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import DbOption, SpecsOption, choice, open_database
+from specdb.cli.common import open_database
+from specdb.cli.options import DbOption, SpecsOption, choice
 from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
 
 import_app = typer.Typer(

@@ -1,12 +1,16 @@
 """info and schema: which data the other commands read, under which licence, and the format of its records."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import json
 import sys
 
-from specdb.cli.common import DbOption, FormatOption, SpecsOption, emit, locate
+from specdb.cli.common import emit, lazy_module, locate
+
+options = lazy_module("specdb.cli.options")
 
 
-def info(specs: SpecsOption = None, db: DbOption = None, fmt: FormatOption = "table") -> None:
+def info(specs: options.SpecsOption = None, db: options.DbOption = None, fmt: options.FormatOption = "table") -> None:
     """Say which data is used: data version, content hash, specs folder, database, counts and licences.
 
     Builds the database first if needed. Example: specdb info --format json

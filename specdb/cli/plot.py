@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from specdb.cli.common import BasisOption, DbOption, SpecsOption, open_database
+from specdb.cli.common import open_database
+from specdb.cli.options import BasisOption, DbOption, SpecsOption
 
 plot_app = typer.Typer(help="Pictures of the data (needs the plot extra: pip install 'specdb[plot]').", no_args_is_help=True)
 

@@ -1,29 +1,27 @@
 """query ratios and query figures: the questions asked most, without SQL."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import sys
 from typing import Annotated, Any, Optional
 
-import typer
+from specdb.cli.common import emit, lazy_module, open_database
 
-from specdb.cli.common import BasisOption, DbOption, FormatOption, KindOption, SpecsOption, StatusOption, emit, open_database
-
-query_app = typer.Typer(help="Questions over the figures: tier ratios, figures across records.", no_args_is_help=True)
-
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
 
 _BASIS_TEXT = {
     "per-direction": "basis: per-direction (every link counted one way, memory as its total)",
     "as-quoted": "basis: as-quoted (vendors' headline figures; ratios marked * compare figures counted differently)",
 }
 
-
-@query_app.command("ratios")
 def ratios(
-    basis: BasisOption = "per-direction",
+    basis: options.BasisOption = "per-direction",
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
     platform: Annotated[Optional[str], typer.Option("--platform", help="Only this platform (id or alias)")] = None,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Tier bandwidths and their ratios for every platform, in generation order.
 
@@ -42,24 +40,21 @@ def ratios(
     prefix = "> " if fmt == "markdown" else ""
     sys.stdout.write("\n" + "".join(f"{prefix}{line}\n" for line in notes))
 
-
 def _marked(row: dict[str, Any]) -> dict[str, Any]:
     shown = dict(row)
     for name in row["mixed_counting"]:
         shown[name] = f"{row[name]:g}*"
     return shown
 
-
-@query_app.command("figures")
 def figures(
-    kind: KindOption = None,
+    kind: options.KindOption = None,
     name: Annotated[Optional[str], typer.Option("--name", "-n", help="Figure name (`specdb query names` lists them); % is a wildcard (%bandwidth)")] = None,
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Vendor (case-insensitive)")] = None,
     record: Annotated[Optional[str], typer.Option("--record", "-r", help="One record (id or alias)")] = None,
-    status: StatusOption = None,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    status: options.StatusOption = None,
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
     from specdb.catalog import list_figures
@@ -69,11 +64,9 @@ def figures(
     )
     emit(rows, fmt)
 
-
-@query_app.command("names")
 def names(
-    kind: KindOption = None,
-    fmt: FormatOption = "table",
+    kind: options.KindOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """The figure names a record may use: dimension, record kinds, how each is counted, and what it means.
 
@@ -83,13 +76,21 @@ def names(
 
     emit([row for row in rows() if kind is None or kind in str(row["kinds"]).split(", ")], fmt)
 
+def __getattr__(name: str):
+    """The `query` group, built with Typer only when the full CLI is assembled (the fast path calls its commands directly)."""
+    if name == "query_app":
+        query_app = typer.Typer(help="Questions over the figures: tier ratios, figures across records.", no_args_is_help=True)
+        for command in (ratios, figures, names):
+            query_app.command(command.__name__)(command)
+        return query_app
+    raise AttributeError(name)
 
 def compare(
-    records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)")],
-    basis: BasisOption = "per-direction",
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    records: Annotated[list[str], typer.Argument(help="Two or more records of one kind (ids or aliases)", autocompletion=options.complete_record)],
+    basis: options.BasisOption = "per-direction",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Figures of two or more records side by side, in one basis and unit, with ratios to the first.
 
@@ -104,14 +105,13 @@ def compare(
     if fmt in ("table", "markdown"):
         sys.stdout.write(f"\n{_BASIS_TEXT[basis].split(';')[0]}\n")
 
-
 def sql(
     query: Annotated[str, typer.Argument(help="One SQL statement; the connection is read-only")],
     timeout: Annotated[float, typer.Option("--timeout", help="Stop the query after this many seconds")] = 10.0,
     max_rows: Annotated[int, typer.Option("--max-rows", help="Refuse a result of more rows than this")] = 100_000,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Run read-only SQL against the database: no writes, no ATTACH, a time and a row limit.
 

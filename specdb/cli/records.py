@@ -1,25 +1,29 @@
 """validate, build, list and show: the commands over records."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import sys
-from dataclasses import asdict
 from typing import Annotated, Any
 
-import typer
-
-from specdb.cli.common import DbOption, FormatOption, KindOption, SpecsOption, choice, emit, locate, open_database
+from specdb.cli.common import emit, lazy_module, locate, open_database
 from specdb.errors import EXIT_FINDINGS
+
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
 
 VALIDATE_FORMATS = ("text", "json")
 
 
 def validate(
-    specs: SpecsOption = None,
-    fmt: Annotated[str, choice(VALIDATE_FORMATS, "--format", "-f", help="text (path:line:column: message) or json (a report with a code per problem)")] = "text",
+    specs: options.SpecsOption = None,
+    fmt: Annotated[str, options.choice(VALIDATE_FORMATS, "--format", "-f", help="text (path:line:column: message) or json (a report with a code per problem)")] = "text",
 ) -> None:
     """Check every spec file and print every problem as path:line:column: message, on standard output.
 
     Exits 1 when there is any problem. Examples: specdb validate --specs ./specs ; specdb validate --format json
     """
+    from dataclasses import asdict
+
     from specdb.dataset import load_specs
     from specdb.output import to_json
 
@@ -38,11 +42,11 @@ def validate(
         sys.stdout.write("".join(f"{problem}\n" for problem in dataset.problems))
     if not dataset.ok:
         print(f"specdb: {len(dataset.problems)} problem(s) in the specs", file=sys.stderr)
-        raise typer.Exit(EXIT_FINDINGS)
+        raise SystemExit(EXIT_FINDINGS)
     print(f"{specs_dir}: {len(dataset.records) - sources} records and {sources} sources are valid", file=sys.stderr)
 
 
-def build(specs: SpecsOption = None, db: DbOption = None) -> None:
+def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> None:
     """Validate the specs and build the database from them, atomically.
 
     Does no work when nothing changed. Example: specdb build --db specdb.sqlite
@@ -56,10 +60,10 @@ def build(specs: SpecsOption = None, db: DbOption = None) -> None:
 
 
 def list_records(
-    kind: KindOption = None,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    kind: options.KindOption = None,
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """List records, one row each. Example: specdb list --kind accelerator"""
     from specdb.catalog import list_records as records
@@ -71,10 +75,10 @@ def list_records(
 
 
 def show(
-    record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'")],
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'", autocompletion=options.complete_record)],
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Show one record: its figures with how each is counted, sources, history and alternatives.
 

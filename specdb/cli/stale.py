@@ -1,13 +1,16 @@
 """stale: figures whose last review is too old."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import datetime as dt
 import sys
 from typing import Annotated, Optional
 
-import typer
-
-from specdb.cli.common import DbOption, FormatOption, SpecsOption, emit, open_database
+from specdb.cli.common import emit, lazy_module, open_database
 from specdb.errors import EXIT_FINDINGS
+
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
 
 
 def stale(
@@ -16,9 +19,9 @@ def stale(
     check: Annotated[bool, typer.Option("--check", help="Exit 1 when a figure is stale (or past its error_after)")] = False,
     strict: Annotated[bool, typer.Option("--strict", help="With --check, warn rows fail too")] = False,
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages as of this date instead of today (YYYY-MM-DD)")] = None,
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Figures that need re-review. With no cut-off, each figure's review policy marks it warn or error.
 
@@ -34,4 +37,4 @@ def stale(
         summary = ", ".join(f"{count} {level}" for level, count in levels.items() if count) or "nothing stale"
         print(f"{summary} (as of {today.isoformat()})", file=sys.stderr)
     if check and failing(rows, strict=strict):
-        raise typer.Exit(EXIT_FINDINGS)
+        raise SystemExit(EXIT_FINDINGS)

@@ -1,25 +1,28 @@
 """diff and history: what changed in the data between versions, and every value a figure has had."""
 
+from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+
 import sys
 from contextlib import contextmanager
 from typing import Annotated, Any, Callable, Iterator, Optional
 
-import typer
-
-from specdb.cli.common import BasisOption, DbOption, FormatOption, SpecsOption, choice, emit, locate
+from specdb.cli.common import emit, lazy_module, locate
 from specdb.diff import FORMATS
 from specdb.errors import EXIT_FINDINGS
+
+typer = lazy_module("typer")
+options = lazy_module("specdb.cli.options")
 
 
 def diff(
     old: Annotated[str, typer.Argument(help="A git revision (v0.1, HEAD~3), a specs folder, or a database file")],
     new: Annotated[Optional[str], typer.Argument(help="The same kinds of version; default: the working tree of the specs")] = None,
-    fmt: Annotated[str, choice(FORMATS, "--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = "summary",
+    fmt: Annotated[str, options.choice(FORMATS, "--format", "-f", help="summary, json (one object per change) or markdown (a changelog)")] = "summary",
     stat: Annotated[bool, typer.Option("--stat", help="Counts of changes only")] = False,
     exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences, 0 when none, 2 on error (like git diff)")] = False,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Report only these groups (repeat or comma-separate): records, values, counting, sources, review, prose, history, ratios")] = None,
-    basis: BasisOption = "per-direction",
-    specs: SpecsOption = None,
+    basis: options.BasisOption = "per-direction",
+    specs: options.SpecsOption = None,
 ) -> None:
     """Show what changed in the data between two versions: every change to records, figures, counting, sources, review dates, notes, history, and the tier ratios that moved.
 
@@ -33,15 +36,15 @@ def diff(
         before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups, progress=progress)
     sys.stdout.write(render(changes, "stat" if stat else fmt, before, after))
     if exit_code and changes:
-        raise typer.Exit(EXIT_FINDINGS)
+        raise SystemExit(EXIT_FINDINGS)
 
 
 def history(
-    record: Annotated[str, typer.Argument(help="Record id or alias")],
-    figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth")],
-    specs: SpecsOption = None,
-    db: DbOption = None,
-    fmt: FormatOption = "table",
+    record: Annotated[str, typer.Argument(help="Record id or alias", autocompletion=options.complete_record)],
+    figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth", autocompletion=options.complete_figure)],
+    specs: options.SpecsOption = None,
+    db: options.DbOption = None,
+    fmt: options.FormatOption = "table",
 ) -> None:
     """Every value a figure has had: its history entries and, where the specs are in git, each commit that changed it.
 

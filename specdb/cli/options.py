@@ -1,0 +1,87 @@
+"""Options shared by every command, declared once with Typer from the library's own word lists.
+
+Command modules read these names lazily (see `common.lazy_module`): they are
+built only when the full Typer CLI is assembled, never on the fast path.
+"""
+
+from typing import Annotated, Any, Optional, Sequence
+
+import click
+import typer
+
+from specdb.output import FORMATS
+from specdb.terms import KINDS, STATUSES
+from specdb.tiers import BASES
+
+class Choice(click.Choice):
+    """One of a fixed set of words; a misspelling is refused with the closest word (and shell completion offers them)."""
+
+    def convert(self, value: Any, param: Optional[click.Parameter], ctx: Optional[click.Context]) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            from specdb.suggest import did_you_mean
+
+            self.fail(f"'{value}' is not one of {', '.join(self.choices)}{did_you_mean(str(value), self.choices, n=1)}", param, ctx)
+
+def choice(words: Sequence[str], *flags: str, help: str) -> Any:
+    """A typer option taking one of `words`, shown as {a|b|c} in the help."""
+    return typer.Option(*flags, click_type=Choice(list(words)), help=help)
+
+def choice_argument(words: Sequence[str], *, help: str) -> Any:
+    return typer.Argument(click_type=Choice(list(words)), help=help, show_default=False)
+
+KindOption = Annotated[Optional[str], choice(KINDS, "--kind", "-k", help="Record kind")]
+StatusOption = Annotated[Optional[str], choice(STATUSES, "--status", help="What kind of figure")]
+BasisOption = Annotated[
+    str,
+    choice(BASES, "--basis", help="per-direction: every link one way, memory as its total; as-quoted: the vendors' headline figures"),
+]
+DbOption = Annotated[
+    Optional[str],
+    typer.Option("--db", help="Database path, sqlite:/// URL or postgresql:// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),
+]
+SpecsOption = Annotated[
+    Optional[str],
+    typer.Option("--specs", help="Specs folder [env: SPECDB_SPECS; default: ./specs if it is a specdb specs folder, else the bundled data]", show_default=False),
+]
+# Every command that prints rows offers the same formats, with the same columns in each.
+FormatOption = Annotated[str, choice(FORMATS, "--format", "-f", help="Output format: a table for people, json, csv or markdown")]
+
+
+def _database(ctx: typer.Context):
+    """The database the command line names so far, or None when it cannot be had: completion never fails loudly."""
+    import sqlite3
+
+    from specdb.cli.common import open_database
+    from specdb.errors import SpecdbError
+
+    try:
+        return open_database(ctx.params.get("specs"), ctx.params.get("db"))
+    except (SpecdbError, sqlite3.Error, OSError):
+        return None
+
+
+def complete_record(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion of a record id, with the record's name beside it where the shell shows one."""
+    from specdb.catalog import list_records
+
+    connection = _database(ctx)
+    if connection is None:
+        return []
+    return [(row["id"], row["name"]) for row in list_records(connection) if row["id"].startswith(incomplete)]
+
+
+def complete_figure(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
+    """Shell completion of a figure name of the record already on the command line."""
+    from specdb.catalog import show_record
+    from specdb.errors import NotFound
+
+    connection = _database(ctx)
+    if connection is None or not ctx.params.get("record"):
+        return []
+    try:
+        figures = show_record(connection, ctx.params["record"])["figures"]
+    except NotFound:
+        return []
+    return [(figure["name"], figure["value_text"]) for figure in figures if figure["name"].startswith(incomplete)]
