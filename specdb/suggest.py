@@ -11,18 +11,22 @@ def _loose(text: str) -> str:
 
 
 def closest(word: str, known: Iterable[str], n: int = 3) -> list[str]:
-    """Known words that start with the word, then those containing it, then those spelled alike; ties by similarity.
+    """Known words that start with the word, then those containing it, then those spelled alike; ties by similarity,
+    then by the longest run of characters in common.
 
-    "h100" ranks "H100 SXM" (starts with it) before "HGX H100" (contains it) before "HGX A100" (only alike).
+    "h100" ranks "H100 SXM" (starts with it) before "HGX H100" (contains it) before "HGX A100" (only alike);
+    "nvdia-h100" is as similar to "nvidia-hgx-a100" as to "nvidia-h100-sxm", but shares "diah100" with the latter.
     """
     wanted = _loose(word)
     ranked = []
     for candidate in dict.fromkeys(known):
         loose = _loose(candidate)
-        similarity = SequenceMatcher(None, wanted, loose).ratio()
+        matcher = SequenceMatcher(None, wanted, loose)
+        similarity = matcher.ratio()
         starts, contains = bool(wanted) and loose.startswith(wanted), bool(wanted) and wanted in loose
         if starts or contains or similarity >= 0.6:
-            ranked.append((not starts, not contains, -similarity, candidate))
+            longest_run = matcher.find_longest_match().size
+            ranked.append((not starts, not contains, -similarity, -longest_run, candidate))
     return [candidate for *_, candidate in sorted(ranked)[:n]]
 
 

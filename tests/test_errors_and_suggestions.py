@@ -78,6 +78,12 @@ def test_among_equals_the_more_alike_comes_first_then_the_name():
     assert closest("a100", ["A100-b", "A100-a", "A100-a"]) == ["A100-a", "A100-b"]
 
 
+def test_among_equally_alike_the_longer_shared_run_comes_first():
+    # "nvdiah100" against "nvidiahgxa100" and "nvidiah100sxm": 9 matching characters of 9 + 13 in both (0.82),
+    # but the longest run in common is "dia" (3) in the first and "diah100" (7) in the second.
+    assert closest("nvdia-h100", ["NVIDIA HGX A100", "nvidia-h100-sxm"]) == ["nvidia-h100-sxm", "NVIDIA HGX A100"]
+
+
 def test_case_and_punctuation_do_not_matter_but_an_empty_word_matches_nothing():
     assert closest("hgx-h100", ["HGX H100"]) == ["HGX H100"]
     assert closest("", ["HGX H100"]) == []
