@@ -54,6 +54,12 @@ def test_zsh_and_fish_show_what_each_candidate_is(data):
     assert _complete("fish", "specdb compa").stdout == "compare\tFigures of two or more records side by...\n"
 
 
+def test_completion_never_builds_a_database(tmp_path):
+    db = tmp_path / "db.sqlite"
+    result = _complete("bash", f"specdb show --specs {TEST_SPECS} --db {db} test-")
+    assert (result.returncode, result.stdout.strip(), result.stderr, db.exists()) == (0, "", "", False)
+
+
 def test_completion_over_specs_that_do_not_build_offers_nothing_and_fails_nothing(tmp_path):
     broken = tmp_path / "specs"
     shutil.copytree(TEST_SPECS, broken)

@@ -50,14 +50,20 @@ FormatOption = Annotated[str, choice(FORMATS, "--format", "-f", help="Output for
 
 
 def _database(ctx: typer.Context):
-    """The database the command line names so far, or None when it cannot be had: completion never fails loudly."""
-    import sqlite3
+    """The database the command line names so far, as it is, or None: completion never builds, waits or fails loudly.
 
-    from specdb.cli.common import open_database
+    A key press must not validate and build a specs folder; a database not yet built offers no candidates.
+    """
+    import sqlite3
+    from pathlib import Path
+
+    from specdb.cli.common import locate
     from specdb.errors import SpecdbError
+    from specdb.store import connect_readonly
 
     try:
-        return open_database(ctx.params.get("specs"), ctx.params.get("db"))
+        _, db_path = locate(ctx.params.get("specs"), ctx.params.get("db"))
+        return connect_readonly(db_path) if isinstance(db_path, Path) else None
     except (SpecdbError, sqlite3.Error, OSError):
         return None
 
