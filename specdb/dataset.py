@@ -79,6 +79,8 @@ class Links:
 
 # Hands each valid record, in the order of ids, to be written; the policy file comes first.
 RecordWriter = Callable[[Record | SourceRecord, str, KindPolicies | None], None]
+# Files validated so far, files in all.
+FilesDone = Callable[[int, int], None]
 
 
 @dataclass
@@ -118,33 +120,44 @@ def load_specs(root: Path) -> Dataset:
     return load_tree(Path(root), *read_specs(Path(root)))
 
 
-def load_tree(root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp, write: RecordWriter | None = None) -> Dataset:
+def load_tree(
+    root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp, write: RecordWriter | None = None, *, progress: FilesDone | None = None
+) -> Dataset:
     """Validate the files read by `read_specs`; with `write`, each valid record is written (while all so far are valid) instead of kept."""
 
     def shown(relpath: str) -> str:
         return _shown(root, relpath)
 
     layout = [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems]
-    dataset = load_files(root, files, shown, write=None if layout else write)
+    dataset = load_files(root, files, shown, write=None if layout else write, progress=progress)
     dataset.stamp = stamp
     dataset.problems = sorted(dataset.problems + layout)
     return dataset
 
 
 def load_files(
-    root: Path, files: Iterable[SpecFile], shown: Callable[[str], str], write: RecordWriter | None = None, *, across_records: bool = True
+    root: Path,
+    files: Iterable[SpecFile],
+    shown: Callable[[str], str],
+    write: RecordWriter | None = None,
+    *,
+    across_records: bool = True,
+    progress: FilesDone | None = None,
 ) -> Dataset:
     """Validate records given as spec files: from a folder, or from a git revision.
 
     Without `write` every valid record is kept in `records`; with it, each is
     handed to `write` while no problem has been found, and only its links are kept.
     Without `across_records`, each file is validated on its own: for some files of a version known to be valid as a whole.
+    `progress` is told the files validated so far and the files in all, after each file.
     """
     dataset = Dataset(root=root, shown=shown)
     files = list(files)
     dataset.texts = {file.relpath: file.raw for file in files if file.raw is not None}
     dataset.content_hash = content_digest(dataset.texts.items())
-    for file in sorted(files, key=_load_order):
+    for done, file in enumerate(sorted(files, key=_load_order), 1):
+        if progress is not None and done > 1:
+            progress(done - 1, len(files))
         where = shown(file.relpath)
         if file.raw is None:
             dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
@@ -154,6 +167,8 @@ def load_files(
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
         if located is None or not _load_one(dataset, file.relpath, where, located, write):
             dataset.unloaded.add(Path(file.relpath).stem)
+    if progress is not None and files:
+        progress(len(files), len(files))
     if across_records:
         _check_references(dataset)
     dataset.problems.sort()

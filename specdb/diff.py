@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
@@ -103,7 +103,7 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
     from specdb.specfiles import read_specs
 
     tree, files, stamp = read_specs(path)
-    return _snapshot(load_tree(path, tree, _counted(files, f"reading {label}", progress), stamp), label)
+    return _snapshot(load_tree(path, tree, files, stamp, progress=_told(f"reading {label}", progress)), label)
 
 
 def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
@@ -113,18 +113,16 @@ def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, p
     from specdb.specfiles import SpecFile
 
     files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit)]
-    return _snapshot(load_files(specs, _counted(files, f"reading {text}", progress), _shown_in(repo, text)), text, commit)
+    return _snapshot(load_files(specs, files, _shown_in(repo, text), progress=_told(f"reading {text}", progress)), text, commit)
 
 
 def _shown_in(repo: gitsource.Repository, text: str) -> Callable[[str], str]:
     return lambda relpath: f"{text}:{repo.prefix}{relpath}"
 
 
-def _counted(files: list[SpecFile], label: str, progress: Progress | None) -> Iterator[SpecFile]:
-    for done, file in enumerate(files, 1):
-        yield file
-        if progress is not None:
-            progress(label, done, len(files))
+def _told(label: str, progress: Progress | None) -> Callable[[int, int], None] | None:
+    """Validation's files-done count, as the progress of reading this version."""
+    return None if progress is None else lambda done, total: progress(label, done, total)
 
 
 def _snapshot(dataset: Dataset, label: str, commit: str = "") -> Snapshot:

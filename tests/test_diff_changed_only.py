@@ -479,6 +479,17 @@ def test_a_revision_against_a_folder_or_a_database(history, databases, tmp_path)
     assert [c.change for c in compare_versions("c0", str(folder), history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
 
 
+def test_progress_counts_a_file_once_it_is_validated(specs, monkeypatch):
+    import specdb.dataset
+
+    events = []
+    real = specdb.dataset.parse_yaml
+    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: events.append("parsed") or real(raw, **options))
+    compare_versions(str(specs), str(specs), specs, progress=lambda label, done, total: events.append(done))
+    # Six files a side: each count follows the parse of the file it counts, never precedes it.
+    assert events == ["parsed", 1, "parsed", 2, "parsed", 3, "parsed", 4, "parsed", 5, "parsed", 6] * 2
+
+
 def test_progress_names_each_version_read_whole(history, specs):
     told = []
     compare_versions(str(specs), str(specs), specs, progress=lambda *step: told.append(step))

@@ -4,7 +4,7 @@ from __future__ import annotations  # the Typer declarations in the signatures a
 
 import sys
 from contextlib import contextmanager
-from typing import Annotated, Any, Callable, Iterator, Optional
+from typing import Annotated, Callable, Iterator, Optional
 
 from specdb.cli.common import emit, lazy_module, locate
 from specdb.diff import FORMATS
@@ -61,19 +61,28 @@ def history(
 
 @contextmanager
 def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
-    """A progress bar on stderr for long reads, one per thing read; none when stderr is not a terminal (piped, or in a script)."""
+    """A progress line on stderr for long reads, one per thing read; none when stderr is not a terminal (piped, or in a script).
+
+    Written by hand rather than with Click's bar: diff and history are read commands, which start without Click.
+    """
     if not sys.stderr.isatty():
         yield None
         return
-    reading: list[Any] = []  # the bar of the one thing being read
-
-    def finish() -> None:
-        if reading:
-            reading.pop().render_finish()
+    shown: list[str] = []  # the label of the line on screen, if one is
 
     def show(label: str, done: int, total: int) -> None:
-        if not reading or reading[0].label != label or done < reading[0].pos:
-            finish()
+        if shown and shown[0] != label:
+            sys.stderr.write("\n")
+            shown.clear()
+        shown[:] = [label]
+        sys.stderr.write(f"\r{label}  {done}/{total} ({100 * done // max(total, 1)}%)")
+        sys.stderr.flush()
+
+    try:
+        yield show
+    finally:
+        if shown:
+            sys.stderr.write("\n")
             reading.append(typer.progressbar(length=total, label=label, file=sys.stderr))
         reading[0].update(done - reading[0].pos)
 
