@@ -88,7 +88,7 @@ def store(tree: str, summary: RevisionSummary) -> None:
             with os.fdopen(handle, "w") as file:
                 file.write(text)
             os.replace(temporary, target)
-        except OSError:
+        except BaseException:  # an interrupt too: no half-written entry is left behind
             os.unlink(temporary)
             raise
     except OSError:

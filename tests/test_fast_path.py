@@ -237,3 +237,10 @@ def test_read_commands_and_version_import_neither_typer_nor_click(data):
     assert loaded[0] == ["specdb.cli.common", "specdb.cli.dispatch"]
     assert "typer.main" not in loaded[-1] and "click" not in loaded[-1] and "dataclasses" not in loaded[-1]
     assert result.stdout.startswith("specdb 0.1.0\nid ")
+
+
+def test_a_missing_module_is_named_as_missing():
+    from specdb.cli.common import lazy_module
+
+    with pytest.raises(ModuleNotFoundError, match="No module named 'specdb_no_such_module'"):
+        lazy_module("specdb_no_such_module")
