@@ -56,7 +56,6 @@ class Problem:
 class LoadedRecord:
     model: Record | SourceRecord
     relpath: str
-    located: Located
 
 
 @dataclass(slots=True)
@@ -107,12 +106,6 @@ class Dataset:
     @property
     def ok(self) -> bool:
         return not self.problems
-
-    def figure(self, record_id: str, name: str) -> Figure | None:
-        loaded = self.records.get(record_id)
-        if loaded is None or not isinstance(loaded.model, Record):
-            return None
-        return loaded.model.figures.get(name)
 
 
 def load_specs(root: Path) -> Dataset:
@@ -239,7 +232,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
         dataset.record_count += 1
         dataset.figure_count += len(model.figures)
     if write is None:
-        dataset.records[model.id] = LoadedRecord(model, relpath, located.pruned(_checked_across_records))
+        dataset.records[model.id] = LoadedRecord(model, relpath)
     elif not problems:
         write(model, relpath, dataset.policies)
     return matches_name
@@ -333,15 +326,6 @@ def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]
             yield base + ("direction",), f"figures.{name}: direction '{figure.direction}' does not fit; {name} is counted {' or '.join(entry.directions)}"
         if entry.scope and figure.scope is not None and figure.scope != entry.scope:
             yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
-
-
-_CROSS_CHECKED_LAST = {"id", "kind", "ref", "reviewed", "product", "url"}
-_CROSS_CHECKED_FIRST = {"aliases", "uses"}
-
-
-def _checked_across_records(path: tuple[Any, ...]) -> bool:
-    """Whether a position can appear in a problem found by checking records against each other."""
-    return path[-1] in _CROSS_CHECKED_LAST or path[0] in _CROSS_CHECKED_FIRST or (len(path) > 1 and path[-2] == "product")
 
 
 def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:

@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from specdb import gitsource
     from specdb.dataset import Dataset
     from specdb.revisioncache import RevisionSummary
-    from specdb.specfiles import SpecFile
 
 # Each kind of change, and the group a user may narrow the report to (`diff --only`).
 GROUP_OF = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import yaml
 
@@ -74,13 +74,6 @@ class Located:
                 return self.values[path]
             path = path[:-1]
         return self.values.get((), (1, 1))
-
-    def pruned(self, keep: Callable[[Path_], bool]) -> "Located":
-        """The positions still needed once the data is validated, without the data itself (it is the largest part)."""
-        if self.unlocated is not None:
-            return Located(None, unlocated=self.unlocated)
-        values = {path: position for path, position in self.values.items() if not path or keep(path)}
-        return Located(None, values, {})
 
 
 class YamlProblem(Exception):

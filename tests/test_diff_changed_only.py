@@ -327,7 +327,7 @@ def test_a_bad_database_file_keeps_its_message(databases, tmp_path, cli):
 
 
 def _on_a_terminal(args, cwd):
-    """The CLI's stderr when it is a terminal."""
+    """The CLI's exit code, and its stderr when it is a terminal."""
     leader, follower = pty.openpty()
     process = subprocess.Popen([sys.executable, "-m", "specdb", *args], cwd=cwd, stdout=subprocess.DEVNULL, stderr=follower, env={**os.environ, "COLUMNS": "100"})
     os.close(follower)
@@ -343,13 +343,14 @@ def _on_a_terminal(args, cwd):
         seen += chunk
     process.wait(30)
     os.close(leader)
-    return seen.decode(errors="replace")
+    return process.returncode, seen.decode(errors="replace")
 
 
 def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
     args = ["diff", "c0", "c1", "--specs", str(history)]
-    shown = _on_a_terminal(args, history)
-    assert "reading c0" in shown and "reading c1" in shown
+    code, shown = _on_a_terminal(args, history)
+    # The test data's six files, counted to the end on each side, each side on its own line.
+    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  6/6 (100%)\r\n" in shown
     piped = cli(*args, data=False)
     assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
 

@@ -83,10 +83,3 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
     finally:
         if shown:
             sys.stderr.write("\n")
-            reading.append(typer.progressbar(length=total, label=label, file=sys.stderr))
-        reading[0].update(done - reading[0].pos)
-
-    try:
-        yield show
-    finally:
-        finish()
