@@ -101,17 +101,16 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
     from specdb.dataset import load_tree
     from specdb.specfiles import read_specs
 
-    tree, files, stamp = read_specs(path)
-    return _snapshot(load_tree(path, tree, files, stamp, progress=_told(f"reading {label}", progress)), label)
+    return _snapshot(load_tree(path, *read_specs(path), progress=_told(f"reading {label}", progress)), label)
 
 
 def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
     """Every spec file of a revision, read and validated."""
     from specdb import gitsource
     from specdb.dataset import load_files
-    from specdb.specfiles import SpecFile
+    from specdb.specfiles import SpecFile, SpecsInMemory
 
-    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit)]
+    files = SpecsInMemory(SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit))
     return _snapshot(load_files(specs, files, _shown_in(repo, text), progress=_told(f"reading {text}", progress)), text, commit)
 
 
@@ -215,9 +214,9 @@ def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: st
     """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
     from specdb import gitsource
     from specdb.dataset import POLICY_FILE, load_files
-    from specdb.specfiles import SpecFile
+    from specdb.specfiles import SpecFile, SpecsInMemory
 
-    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit, [*changed, POLICY_FILE])]
+    files = SpecsInMemory(SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit, [*changed, POLICY_FILE]))
     snapshot = _snapshot(load_files(specs, files, _shown_in(repo, text), across_records=False), text, commit)
     snapshot.content_hash = summary.content_hash
     snapshot.known_ratios = summary.ratios

@@ -7,6 +7,7 @@ import pytest
 
 from specdb import __version__, builder, specfiles
 from specdb.builder import build, validated_unless_held
+from specdb.dataset import load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import Stamp, current_lines, walk
 from specdb.store import check_revision, connect_readonly, holds, is_fresh, open_fresh, read_meta, stamp_matches, stamp_meta
@@ -150,6 +151,31 @@ def test_new_metadata_of_the_same_bytes_is_recorded_without_a_rebuild(specs, db)
     assert meta["spec_files"] == current_lines(walk(specs))
     assert meta["spec_files_racy"] == "no"
     assert stamp_matches(meta, specs)
+
+
+def test_a_file_changed_after_the_hash_check_is_built_as_it_was_validated(specs, db, monkeypatch):
+    """The bytes compared with the database are let go: the ones validated next are the ones the new database names."""
+    build(specs, db)
+    link = specs / "link" / "test-link.yaml"
+    original = link.read_text()
+    link.write_text(original.replace("value: 25 GB/s", "value: 26 GB/s"))
+    read_all = specfiles.FolderFiles.read_all
+
+    def edited_after_reading(files):
+        read_all(files)
+        link.write_text(original.replace("value: 25 GB/s", "value: 50 GB/s").replace("value: 900 GB/s", "value: 1800 GB/s"))
+        return files
+
+    monkeypatch.setattr(specfiles.FolderFiles, "read_all", edited_after_reading)
+    assert build(specs, db).changed
+    monkeypatch.undo()
+    monkeypatch.setattr(specfiles, "RACY_SECONDS", 0)
+    connection = sqlite3.connect(db)
+    value = connection.execute("SELECT value FROM figure WHERE record_id = 'test-link' AND name = 'per_link_bandwidth'").fetchone()[0]
+    connection.close()
+    assert value == 50e9
+    assert _meta(db)["content_hash"] == load_specs(specs).content_hash
+    assert not build(specs, db).changed
 
 
 @pytest.mark.parametrize("mode", [0o444, 0o445])
