@@ -1,7 +1,9 @@
 """When a build works and when it does not, what a read connection allows, and what the stamp in `meta` says."""
 
+import contextlib
 import os
 import sqlite3
+import subprocess
 
 import pytest
 
@@ -176,6 +178,65 @@ def test_a_file_changed_after_the_hash_check_is_built_as_it_was_validated(specs,
     assert value == 50e9
     assert _meta(db)["content_hash"] == load_specs(specs).content_hash
     assert not build(specs, db).changed
+
+
+def _git(folder, *args):
+    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_meta_names_the_record_format_the_licence_and_the_last_commit_of_the_specs(tmp_path, specs, db):
+    """git_revision is the last commit that touched the specs folder, not the repository's newest."""
+    build(specs, db)
+    meta = _meta(db)
+    assert (meta["record_format"], meta["data_license"], meta["git_revision"]) == ("1", "CC-BY-4.0", "")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "specs")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "specs")
+    specs_commit = _git(tmp_path, "rev-parse", "HEAD")
+    (tmp_path / "notes.txt").write_text("not a spec")
+    _git(tmp_path, "add", "notes.txt")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "notes")
+    assert _git(tmp_path, "rev-parse", "HEAD") != specs_commit
+    (specs / "link" / "test-link.yaml").write_text((specs / "link" / "test-link.yaml").read_text() + "\n")
+    assert build(specs, db).changed
+    assert _meta(db)["git_revision"] == specs_commit
+
+
+def test_a_build_that_finds_the_same_work_done_while_it_waited_for_the_lock_keeps_that_database(specs, db, monkeypatch):
+    build(specs, db)
+    (specs / "link" / "test-link.yaml").write_text((specs / "link" / "test-link.yaml").read_text() + "\n")
+    locked = builder._locked
+
+    @contextlib.contextmanager
+    def another_build_first(db_path):
+        monkeypatch.setattr(builder, "_locked", locked)
+        assert build(specs, db_path).changed
+        with locked(db_path):
+            yield
+
+    monkeypatch.setattr(builder, "_locked", another_build_first)
+    built_by_the_other = None
+
+    def inode_after_the_other(*args):
+        nonlocal built_by_the_other
+        built_by_the_other = db.stat().st_ino
+        return original_existing(*args)
+
+    original_existing = builder._existing_state
+    monkeypatch.setattr(builder, "_existing_state", inode_after_the_other)
+    result = build(specs, db)
+    assert (result.changed, result.records, result.figures) == (False, 6, 16)
+    assert db.stat().st_ino == built_by_the_other
+    assert result.content_hash == _meta(db)["content_hash"] == load_specs(specs).content_hash
+
+
+def test_a_new_database_with_a_broken_reference_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript("CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)); INSERT INTO child VALUES (7);")
+    connection.close()
+    with pytest.raises(DatabaseError, match=r"failed its check \(ok; 1 broken references\)"):
+        builder._check_database(path)
 
 
 @pytest.mark.parametrize("mode", [0o444, 0o445])
