@@ -440,7 +440,7 @@ def test_the_content_hash_follows_the_bytes(tmp_path):
 
 
 def test_the_content_hash_is_the_documented_one_whatever_the_order_of_reading(tmp_path):
-    """docs/record-format.md: SHA-256 over each file's path, a zero byte and the SHA-256 of its bytes, in the order of paths."""
+    """The README's definition: SHA-256 over each file's path, a zero byte and the SHA-256 of its bytes, in the order of paths."""
     specs = tmp_path / "specs"
     shutil.copytree(TEST_SPECS, specs)
     files = sorted(path.relative_to(specs).as_posix() for path in specs.rglob("*.yaml"))
