@@ -15,6 +15,7 @@ read (a stamp). The stamp can only ever save work, never hide a change:
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 import time
@@ -24,6 +25,7 @@ from typing import Iterable, NamedTuple
 
 RACY_SECONDS = 2
 MAX_FILE_BYTES = 5 * 1024 * 1024
+_DIGEST_BYTES = 32  # SHA-256
 _YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -144,8 +146,11 @@ class SpecSource(ABC):
     """
 
     def __init__(self, relpaths: list[str]) -> None:
+        # Sorted: a file's place among them says where its digest is kept, in one buffer for all (a dict would cost
+        # several times as much a file).
         self.relpaths = relpaths
-        self._digests: dict[str, bytes] = {}
+        self._digests = bytearray(_DIGEST_BYTES * len(relpaths))
+        self._digested = bytearray(len(relpaths))
         self.whole = True
 
     def read(self, relpath: str) -> SpecFile:
@@ -153,22 +158,31 @@ class SpecSource(ABC):
         if file.raw is None:
             self.whole = False
         else:
-            self._digests[relpath] = _digest(file.raw)
+            place = self._place(relpath)
+            self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES] = _digest(file.raw)
+            self._digested[place] = 1
         return file
 
     def again(self, relpath: str) -> bytes | None:
         """The bytes `read` gave for relpath; None when they can no longer be had."""
         raw = self._fetch(relpath, again=True).raw
-        return raw if raw is not None and _digest(raw) == self._digests.get(relpath) else None
+        return raw if raw is not None and self._digested[self._place(relpath)] and _digest(raw) == self._digest_of(self._place(relpath)) else None
 
     def content_hash(self) -> str:
         """The version of the files read so far: a hash of each one's path and the digest of its bytes, in the order of paths."""
         import hashlib
 
         digest = hashlib.sha256()
-        for relpath in sorted(self._digests):
-            digest.update(relpath.encode() + b"\0" + self._digests[relpath])
+        for place, relpath in enumerate(self.relpaths):
+            if self._digested[place]:
+                digest.update(relpath.encode() + b"\0" + self._digest_of(place))
         return digest.hexdigest()
+
+    def _place(self, relpath: str) -> int:
+        return bisect.bisect_left(self.relpaths, relpath)
+
+    def _digest_of(self, place: int) -> bytes:
+        return bytes(self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES])
 
     @abstractmethod
     def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
@@ -194,12 +208,14 @@ class FolderFiles(SpecSource):
         self.root = tree.root
         self._root_text = str(tree.root)
         self._started = time.time_ns()
-        self._lines: dict[str, str] = {}
+        # Each file's metadata as read, in the order of paths (None for a file not read).
+        self._metadata: list[str | None] = [None] * len(self.relpaths)
         self._newest_change = 0
 
     def stamp(self) -> Stamp:
         """The metadata of every file read, each taken from the open file before its bytes were read."""
-        return Stamp("\n".join([str(self.root), *(self._lines[relpath] for relpath in sorted(self._lines))]), _racy(self._newest_change, self._started))
+        lines = (f"{relpath}\t{metadata}" for relpath, metadata in zip(self.relpaths, self._metadata) if metadata is not None)
+        return Stamp("\n".join([str(self.root), *lines]), _racy(self._newest_change, self._started))
 
     def read_all(self) -> FolderFiles:
         """Read every file once, keeping only their digests and metadata."""
@@ -217,7 +233,7 @@ class FolderFiles(SpecSource):
             if not stat.S_ISREG(info.st_mode):
                 return SpecFile(relpath, None, "not a regular file: a spec is a plain file")
             if not again:
-                self._lines[relpath] = _stamp_line(relpath, info)
+                self._metadata[self._place(relpath)] = _stamp_fields(info)
                 self._newest_change = max(self._newest_change, info.st_ctime_ns)
             if info.st_size > MAX_FILE_BYTES:
                 return SpecFile(relpath, None, too_large(info.st_size))
@@ -253,7 +269,11 @@ def current_lines(tree: Tree) -> str:
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:
-    return f"{relpath}\t{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
+    return f"{relpath}\t{_stamp_fields(info)}"
+
+
+def _stamp_fields(info: os.stat_result) -> str:
+    return f"{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
 
 
 def _racy(newest_change_ns: int, taken_ns: int) -> bool:
