@@ -18,7 +18,7 @@ import sys
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
@@ -76,8 +76,7 @@ class Links:
     derivations: tuple[tuple[str, tuple[str, ...], float, float], ...] = ()
     # Each figure's name and value, side by side: a dict and a float object per figure would cost twice as much.
     names: tuple[str, ...] = ()
-    values: array = field(default_factory=lambda: array("d"))
-    url: str | None = None
+    values: Sequence[float] = ()
 
     def value(self, name: str) -> float | None:
         try:
@@ -226,6 +225,9 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' does not match the file name '{filename}'", "layout"))
     if folder != model.kind:
         problems.append(Problem(shown, *located.where(("kind",)), f"kind '{model.kind}' does not match the folder '{folder}/'", "layout"))
+    if isinstance(model, SourceRecord) and dataset.policies is not None:
+        # The policy file is read first, so a source's domain is checked now and its url need not be kept.
+        _check_source_domain(model.url, dataset.policies.excluded_source_domains, lambda path, message, code: problems.append(Problem(shown, *located.where(path), message, code)))
     if isinstance(model, Record):
         problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message, "vocabulary") for path, message in _vocabulary_problems(model))
         problems.extend(Problem(shown, *located.where(path), message, "review-order") for path, message in _review_order_problems(model))
@@ -249,7 +251,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
 def _links(model: Record | SourceRecord, relpath: str) -> Links:
     kind = sys.intern(model.kind)
     if isinstance(model, SourceRecord):
-        return Links(relpath, kind, url=model.url)
+        return Links(relpath, kind)
     refs: set[str] = set()
     derivations = []
     values = array("d")
@@ -396,32 +398,35 @@ def _message(error: Any) -> str:
 
 
 def _check_references(dataset: Dataset) -> None:
-    sources = {rid for rid, links in dataset.links.items() if links.kind == "source"}
+    everything = dataset.links
+    # Ids are lower case (see schema.ID_PATTERN), so only an alias needs folding to be compared with them.
     alias_owner: dict[str, str] = {}
-    for record_id in dataset.links:
-        alias_owner[record_id.casefold()] = record_id
-    excluded = dataset.policies.excluded_source_domains if dataset.policies else []
     # In the order of files, so that of two records claiming one alias the first file keeps it.
-    for record_id, links in sorted(dataset.links.items(), key=lambda item: item[1].relpath):
-        report = _Reporter(dataset, links)
+    for record_id in sorted(everything, key=lambda record_id: everything[record_id].relpath):
+        links = everything[record_id]
         if links.kind == "source":
-            _check_source_domain(links.url, excluded, report)
             continue
+        report = _Reporter(dataset, links)
         own: set[str] = set()
         for index, alias in enumerate(links.aliases):
             key = alias.casefold()
-            owner = alias_owner.setdefault(key, record_id)
+            owner = key if key in everything else alias_owner.setdefault(key, record_id)
             if owner != record_id:
                 report(("aliases", index), f"alias '{alias}' already names '{owner}'", "duplicate-alias")
             elif key in own:
                 report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)", "duplicate-alias")
             own.add(key)
-        _check_outgoing(dataset, sources, report, record_id, links)
+        _check_outgoing(dataset, report, record_id, links)
     for record_id, links in dataset.unvalidated:
-        _check_outgoing(dataset, sources, _Reporter(dataset, links), record_id, links)
+        _check_outgoing(dataset, _Reporter(dataset, links), record_id, links)
 
 
-def _check_outgoing(dataset: Dataset, sources: set[str], report, record_id: str, links: Links) -> None:
+def _is_source(dataset: Dataset, record_id: str) -> bool:
+    links = dataset.links.get(record_id)
+    return links is not None and links.kind == "source"
+
+
+def _check_outgoing(dataset: Dataset, report, record_id: str, links: Links) -> None:
     """A record's references to others: the records it uses, the sources it cites, the figures its derived figures multiply."""
     for role, target in links.uses:
         target_links = dataset.links.get(target)
@@ -429,7 +434,7 @@ def _check_outgoing(dataset: Dataset, sources: set[str], report, record_id: str,
             report(("uses", role), f"uses.{role}: no record '{target}'", "unknown-record")
         elif target_links is not None and target_links.kind != schema.ROLE_KINDS[role]:
             report(("uses", role), f"uses.{role}: '{target}' is a {target_links.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
-    unknown = {ref for ref in links.refs if ref not in sources and ref not in dataset.unloaded}
+    unknown = {ref for ref in links.refs if not _is_source(dataset, ref) and ref not in dataset.unloaded}
     if unknown:
         located = report.located
         written = _written_citations(located.data) if located is not None else [((), ref) for ref in sorted(unknown)]

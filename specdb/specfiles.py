@@ -80,30 +80,36 @@ def walk(root: Path, *, stamp_lines: bool = True) -> Tree:
     pending = [""]
     while pending:
         folder = pending.pop()
+        subfolders: list[str] = []
         try:
+            # Each entry is taken as it comes and let go: a folder of tens of thousands of files is never held as entries.
             with os.scandir(os.path.join(root_text, folder) if folder else root_text) as listing:
-                entries = sorted(listing, key=lambda entry: entry.name)
+                for entry in listing:
+                    _take(tree, folder, entry, subfolders, stamp_lines)
         except OSError as error:
             tree.problems.append(TreeProblem(folder or ".", f"cannot read folder: {error.strerror or error}"))
             continue
-        subfolders = []
-        for entry in entries:
-            if entry.name.startswith("."):
-                continue
-            relpath = f"{folder}/{entry.name}" if folder else entry.name
-            kind, info = _kind(entry)
-            if kind == "folder":
-                subfolders.append(relpath)
-            elif kind == "file":
-                if is_spec_file(entry.name):
-                    tree.files.append(relpath)
-                    if stamp_lines:
-                        tree.lines[relpath] = _stamp_line(relpath, info)
-            elif kind is not None:
-                tree.problems.append(TreeProblem(relpath, kind))
-        pending.extend(reversed(subfolders))
+        pending.extend(sorted(subfolders, reverse=True))
     tree.files.sort()
+    tree.problems.sort()
     return tree
+
+
+def _take(tree: Tree, folder: str, entry: os.DirEntry, subfolders: list[str], stamp_lines: bool) -> None:
+    """Add one folder entry to the tree: a subfolder to walk, a spec file, or a problem."""
+    if entry.name.startswith("."):
+        return
+    relpath = f"{folder}/{entry.name}" if folder else entry.name
+    kind, info = _kind(entry)
+    if kind == "folder":
+        subfolders.append(relpath)
+    elif kind == "file":
+        if is_spec_file(entry.name):
+            tree.files.append(relpath)
+            if stamp_lines:
+                tree.lines[relpath] = _stamp_line(relpath, info)
+    elif kind is not None:
+        tree.problems.append(TreeProblem(relpath, kind))
 
 
 def _kind(entry: os.DirEntry) -> tuple[str | None, os.stat_result | None]:
