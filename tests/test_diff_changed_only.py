@@ -280,14 +280,18 @@ def _folder_at(history, tag, target):
 
 @pytest.fixture(scope="module")
 def databases(history, tmp_path_factory):
-    """c0 built, and a copy edited as c1 and c4 would have it: the GPU's memory bandwidth, a new source cited by a history entry."""
+    """c0 built, and c0 edited as c1 and c4 would have it and built: the GPU's memory bandwidth, a new source cited by its claims."""
     folder = tmp_path_factory.mktemp("databases")
     build(_folder_at(history, "c0", folder / "c0"), folder / "c0.sqlite")
-    shutil.copy(folder / "c0.sqlite", folder / "edited.sqlite")
-    with sqlite3.connect(folder / "edited.sqlite") as connection:
-        connection.execute("UPDATE figure SET value = 3.6e12, value_text = '3.6 TB/s' WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'")
-        connection.execute("INSERT INTO source (id, name, publisher, path) VALUES ('test-brief', 'A brief', 'Test Vendor', 'source/test-brief.yaml')")
-        connection.execute("UPDATE citation SET source_id = 'test-brief' WHERE claim_id IS NOT NULL")
+    edited = _folder_at(history, "c0", folder / "edited")
+    gpu = edited / "accelerator" / "test-gpu.yaml"
+    _edit(gpu, "value: 3.35 TB/s", "value: 3.6 TB/s")
+    _edit(gpu, "status: announced, sources: [{ref: test-datasheet}]", "status: announced, sources: [{ref: test-brief}]")
+    _edit(gpu, "reason: raw stacks, sources: [{ref: test-datasheet}]", "reason: raw stacks, sources: [{ref: test-brief}]")
+    (edited / "source" / "test-brief.yaml").write_text(
+        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+    )
+    build(edited, folder / "edited.sqlite")
     return folder
 
 
@@ -415,29 +419,124 @@ def test_summary_lines_for_each_kind_of_change(history, cli):
     )
 
 
-def _edited_copy(databases, tmp_path, *statements):
-    copy = tmp_path / "copy.sqlite"
-    shutil.copy(databases / "c0.sqlite", copy)
+def _edited_copy(databases, tmp_path, *statements, name="c0.sqlite"):
+    copy = tmp_path / f"copy-of-{name}"
+    shutil.copy(databases / name, copy)
     with sqlite3.connect(copy) as connection:
         for statement in statements:
             connection.execute(statement)
     return copy
 
 
+# A database without digests (one upgraded from an earlier schema has none) is compared row by row.
+WITHOUT_DIGESTS = "DELETE FROM record_digest"
+
+
 def test_a_row_gone_from_a_record_changes_it_either_way(databases, tmp_path):
-    fewer = _edited_copy(databases, tmp_path, "DELETE FROM alias WHERE alias = 'Test GPU SXM'")
+    fewer = _edited_copy(databases, tmp_path, WITHOUT_DIGESTS, "DELETE FROM alias WHERE alias = 'Test GPU SXM'")
     assert changed_records(databases / "c0.sqlite", fewer) == changed_records(fewer, databases / "c0.sqlite") == {"test-gpu"}
 
 
 def test_rows_numbered_differently_are_the_same_rows(databases, tmp_path):
     renumbered = _edited_copy(
-        databases, tmp_path,
+        databases, tmp_path, WITHOUT_DIGESTS,
         "UPDATE figure SET id = id + 1000",
         "UPDATE claim SET id = id + 1000, figure_id = figure_id + 1000",
         "UPDATE citation SET id = id + 1000, figure_id = figure_id + 1000, claim_id = claim_id + 1000",
         "UPDATE collective_run SET figure_id = figure_id + 1000",
     )
     assert changed_records(databases / "c0.sqlite", renumbered) == set()
+
+
+@pytest.fixture(scope="module")
+def renumbered(databases, history):
+    """c0 with a platform whose id sorts first and which has a measured run: the rows of every other record get new numbers."""
+    folder = _folder_at(history, "c0", databases / "renumbered")
+    system = (folder / "system" / "test-system.yaml").read_text()
+    run = (
+        "  measured_all_reduce_busbw_8gpu_ring:\n    value: 370 GB/s\n    direction: per-direction\n    scope: per-accelerator\n"
+        "    status: measured\n    as_of: 2024-01\n    reviewed: 2026-07-15\n    method: nccl-tests all_reduce_perf\n"
+        "    sources: [{ref: test-datasheet}]\n"
+        "    collective: {operation: all-reduce, accelerators: 8, size: 8 GiB, algorithm: ring, library: NCCL 2.18.5}\n"
+    )
+    (folder / "system" / "test-a-system.yaml").write_text(system.replace("id: test-system", "id: test-a-system") + run)
+    build(folder, databases / "renumbered.sqlite")
+    return databases / "renumbered.sqlite"
+
+
+def test_a_record_added_first_renumbers_the_others_rows_yet_only_it_has_changed(databases, renumbered, history, tmp_path):
+    old = databases / "c0.sqlite"
+    first_gpu_figure = "SELECT min(id) FROM figure WHERE record_id = 'test-gpu'"
+    with sqlite3.connect(old) as before, sqlite3.connect(renumbered) as after:
+        # The new platform's three figures copied from test-system and its measured run come first.
+        assert after.execute(first_gpu_figure).fetchone()[0] == before.execute(first_gpu_figure).fetchone()[0] + 4
+        assert after.execute("SELECT count(*) FROM collective_run").fetchone() == (1,)
+    assert changed_records(old, renumbered) == changed_records(renumbered, old) == {"test-a-system"}
+    # Compared row by row, the same.
+    assert changed_records(old, _edited_copy(databases, tmp_path, WITHOUT_DIGESTS, name="renumbered.sqlite")) == {"test-a-system"}
+    found, *read = _reading_changes_only(str(old), str(renumbered), history)
+    expected, *versions = _whole(str(old), str(renumbered), history)
+    assert found == expected and _same_versions(read, versions)
+
+
+@pytest.mark.parametrize("column", ["value_text", "note"])
+def test_a_change_to_any_column_of_any_row_a_record_owns_changes_its_digest(databases, renumbered, tmp_path, column):
+    from specdb.rows import rows_digest
+
+    def digest(path, record_id):
+        with sqlite3.connect(path) as connection:
+            return connection.execute("SELECT digest FROM record_digest WHERE id = ?", (record_id,)).fetchone()[0]
+
+    # Built from the same bytes, numbered differently: one digest.
+    assert digest(databases / "c0.sqlite", "test-gpu") == digest(renumbered, "test-gpu")
+    figure = {"id": 1, "record_id": "r", "name": "memory_bandwidth", "value_text": "3 TB/s", "note": None}
+    claim = {"id": 1, "figure_id": 1, "position": 0, "value_text": "2 TB/s", "note": None}
+    citation = {"id": 1, "figure_id": 1, "claim_id": 1, "position": 0, "source_id": "s", "quote": None, "note": None}
+    rows = [("record", {"id": "r", "name": "R"}), ("figure", figure), ("claim", claim), ("citation", citation)]
+    renumbered_rows = [
+        ("record", {"id": "r", "name": "R"}), ("figure", {**figure, "id": 7}), ("claim", {**claim, "id": 9, "figure_id": 7}),
+        ("citation", {**citation, "id": 3, "figure_id": 7, "claim_id": 9}),
+    ]
+    assert rows_digest(rows) == rows_digest(renumbered_rows)
+    for position, (table, row) in enumerate(rows):
+        if column in row:
+            edited = [*rows[:position], (table, {**row, column: "other"}), *rows[position + 1:]]
+            assert rows_digest(edited) != rows_digest(rows), table
+    # The same rows in another order (a citation moved from the claim to the figure) are other rows.
+    assert rows_digest([rows[0], rows[1], rows[3], rows[2]]) != rows_digest(rows)
+
+
+def test_databases_of_one_version_are_compared_by_the_digests_their_builds_wrote(databases, tmp_path):
+    # A row changed behind specdb's back keeps its record's digest: the digest is what the build wrote with the rows.
+    edited_by_hand = "UPDATE record SET vendor = 'Another Vendor' WHERE id = 'test-fabric'"
+    same_version = _edited_copy(databases, tmp_path, edited_by_hand, name="edited.sqlite")
+    assert changed_records(databases / "c0.sqlite", same_version) == {"test-gpu", "test-brief"}
+    other_version = _edited_copy(databases, tmp_path, edited_by_hand, "UPDATE meta SET value = '0.0.1' WHERE key = 'specdb_version'", name="edited.sqlite")
+    # Made by another specdb version, its rows are compared, and the fabric's vendor is found.
+    assert changed_records(databases / "c0.sqlite", other_version) == changed_records(other_version, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+    without_version = _edited_copy(databases, tmp_path, edited_by_hand, "DELETE FROM meta WHERE key = 'specdb_version'", name="edited.sqlite")
+    assert changed_records(without_version, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+    missing_one = _edited_copy(databases, tmp_path, edited_by_hand, "DELETE FROM record_digest WHERE id = 'test-link'", name="edited.sqlite")
+    assert changed_records(databases / "c0.sqlite", missing_one) == changed_records(missing_one, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+
+
+def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_rows(databases, history, tmp_path):
+    from specdb.builder import upgrade
+    from specdb.store import schema_revision
+
+    older = _edited_copy(databases, tmp_path, "DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    for old, new in ((str(older), str(databases / "edited.sqlite")), (str(databases / "edited.sqlite"), str(older))):
+        found, *read = _reading_changes_only(old, new, history)
+        expected, *versions = _whole(old, new, history)
+        assert found == expected and _same_versions(read, versions)
+    upgrade(older)
+    with sqlite3.connect(older) as connection:
+        assert schema_revision(connection) == "0004" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
+    assert changed_records(older, databases / "edited.sqlite") == {"test-gpu", "test-brief"}
+    found, *read = _reading_changes_only(str(older), str(databases / "edited.sqlite"), history)
+    expected, *versions = _whole(str(older), str(databases / "edited.sqlite"), history)
+    assert found == expected and _same_versions(read, versions)
+    assert "value_changed" in found["stat"]
 
 
 def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
