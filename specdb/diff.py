@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
 from specdb.snapshot import (
-    Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset,
+    Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset, from_rows,
 )
 from specdb.tiers import BASES, RATIOS
 
@@ -70,6 +70,8 @@ class Change:
         return {**asdict(self), "group": self.group}
 
 
+# The review policies' file, which reaches every figure (the same name as `dataset.POLICY_FILE`, without its imports).
+POLICY_FILE = "policy.yaml"
 # What is being read, files done, files in all: how a caller shows the progress of reading a whole version.
 Progress = Callable[[str, int, int], None]
 
@@ -106,13 +108,63 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
 
 
 def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
-    """Every spec file of a revision, read and validated."""
+    """Every spec file of a revision, read and validated, each file's rows remembered for later diffs."""
     from specdb import gitsource
-    from specdb.dataset import load_files
-    from specdb.specfiles import SpecFile
 
-    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit)]
-    return _snapshot(load_files(specs, files, _shown_in(repo, text), progress=_told(f"reading {text}", progress)), text, commit)
+    return _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit), progress=progress)
+
+
+def _files(
+    repo: gitsource.Repository, specs: Path, text: str, commit: str, listing: list[tuple[str, str]], *,
+    remembered: bool = False, progress: Progress | None = None,
+) -> Snapshot:
+    """The records of the listed files (path, blob id) as a revision holds them, validated and remembered (see `revisioncache`).
+
+    With `remembered`, some files of a revision known to be valid as a whole: each is validated on its own, and a file
+    whose rows are remembered is not read at all. Otherwise every file of the revision, validated as a whole.
+    """
+    from specdb import gitsource, revisioncache
+    from specdb.rows import TABLES
+
+    policy = dict(listing).get(POLICY_FILE, "")
+    keys = {relpath: revisioncache.file_key(relpath, blob, policy) for relpath, blob in listing if relpath != POLICY_FILE}
+    found = revisioncache.load_files(list(keys.values())) if remembered else {}
+    unread = [(relpath, blob) for relpath, blob in listing if keys.get(relpath) not in found]
+    content_hash = ""
+    if not remembered or any(relpath != POLICY_FILE for relpath, _ in unread):
+        from specdb.dataset import load_files
+        from specdb.rows import Numbering, record_rows
+        from specdb.specfiles import SpecFile
+
+        files = [SpecFile(relpath, content) for (relpath, _), content in zip(unread, gitsource.read_blobs(repo, [blob for _, blob in unread]))]
+        told = None if remembered else _told(f"reading {text}", progress)
+        dataset = load_files(specs, files, _shown_in(repo, text), across_records=not remembered, progress=told)
+        if not dataset.ok:
+            raise InvalidSpecs(dataset.problems)
+        validated = {
+            keys[loaded.relpath]: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering()))
+            for loaded in dataset.records.values()
+        }
+        revisioncache.store_files(validated)
+        found.update(validated)
+        content_hash = dataset.content_hash
+    tables: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
+    for number, key in enumerate(sorted(keys.values())):
+        for table, row in found[key]:
+            tables[table].append(_numbered_apart(table, row, number))
+    snapshot = from_rows(tables, text)
+    snapshot.content_hash, snapshot.git_revision = content_hash, commit
+    return snapshot
+
+
+def _numbered_apart(table: str, row: dict[str, Any], file_number: int) -> dict[str, Any]:
+    """A row of one file's rows, numbered from 1, with ids no other file's rows share (they only tie rows together)."""
+    from specdb.rows import NUMBERING
+
+    columns = NUMBERING.get(table)
+    if columns is None:
+        return row
+    return {column: (file_number, value) if column in columns and value is not None else value for column, value in row.items()}
 
 
 def _shown_in(repo: gitsource.Repository, text: str) -> Callable[[str], str]:
@@ -187,7 +239,6 @@ def _revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tu
     once; a change to the review policies, which reaches every record, has both sides read whole.
     """
     from specdb import gitsource, revisioncache
-    from specdb.dataset import POLICY_FILE
 
     repo = gitsource.repository(specs)
     sides = []
@@ -214,11 +265,8 @@ def _revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tu
 def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: str, summary: RevisionSummary, changed: list[str]) -> Snapshot:
     """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
     from specdb import gitsource
-    from specdb.dataset import POLICY_FILE, load_files
-    from specdb.specfiles import SpecFile
 
-    files = [SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit, [*changed, POLICY_FILE])]
-    snapshot = _snapshot(load_files(specs, files, _shown_in(repo, text), across_records=False), text, commit)
+    snapshot = _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit, [*changed, POLICY_FILE]), remembered=True)
     snapshot.content_hash = summary.content_hash
     snapshot.known_ratios = summary.ratios
     return snapshot

@@ -179,14 +179,103 @@ def test_a_policy_change_reaches_figures_in_unchanged_files(history):
     ]
 
 
-def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
-    compare_versions("c0", "c1", history)
+def _counting_parses(monkeypatch):
     parsed = []
     real = specdb.dataset.parse_yaml
     monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: parsed.append(raw) or real(raw, **options))
+    return parsed
+
+
+def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
+    compare_versions("c0", "c1", history)
+    revisioncache.files_path().unlink()
+    parsed = _counting_parses(monkeypatch)
     compare_versions("c0", "c1", history)
     # One file changed (the GPU), read as each side holds it; there is no policy file to read.
     assert len(parsed) == 2 and all(b"id: test-gpu" in raw for raw in parsed)
+    # Its rows on each side are remembered now: the same diff reads no file.
+    parsed.clear()
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
+def test_a_file_is_remembered_under_the_review_policies_it_was_read_with(history, monkeypatch):
+    # The GPU's file has the same bytes in c8, without review policies, and in c9, with them; c10 changes it.
+    compare_versions("c9", "c10", history)
+    compare_versions("c7", "c8", history)
+    parsed = _counting_parses(monkeypatch)
+    found = _reading_changes_only("c9", "c10", history)[0]
+    assert parsed == []
+    assert found == _whole("c9", "c10", history)[0]
+
+
+def _remembered(statement, *parameters):
+    with sqlite3.connect(revisioncache.files_path()) as connection:
+        return connection.execute(statement, parameters).fetchall()
+
+
+@pytest.mark.parametrize("damage", [
+    "substr(rows, 1, 40)",  # cut short
+    "'not json'",
+    "'{}'",
+    "'[]'",
+    "'[[\"record\", {}], [\"record_digest\", {}]]'",  # no digest of the rows before it
+    "replace(rows, 'Test GPU 80GB', 'Test GPU 96GB')",  # the name changed after the digest was written
+    "'[[\"nope\", {}]]'",
+    "'[[\"record\"]]'",
+    "'[\"record\"]'",
+    "x'fffe00'",  # bytes, not text
+])
+def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypatch, damage):
+    compare_versions("c0", "c1", history)
+    _remembered(f"UPDATE file SET rows = {damage} WHERE rows LIKE '%test-gpu%'")
+    parsed = _counting_parses(monkeypatch)
+    # c0 to c1 moved the GPU's memory bandwidth from 3.35 TB/s to 3.6 TB/s, and two of the platform's ratios.
+    assert [c.change for c in compare_versions("c0", "c1", history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
+    assert len(parsed) == 2
+    parsed.clear()
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
+def test_a_cache_file_that_is_not_a_database_is_replaced(history, monkeypatch):
+    revisioncache.files_path().parent.mkdir(parents=True)
+    revisioncache.files_path().write_bytes(b"not a database, " * 1000)
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    parsed = _counting_parses(monkeypatch)
+    compare_versions("c0", "c1", history)
+    assert parsed == [] and _remembered("SELECT count(*) FROM file") == [(7,)]  # six files in c0 and c1, five with the same bytes
+
+
+def test_a_cache_another_process_holds_is_done_without(history, monkeypatch):
+    compare_versions("c0", "c1", history)
+    monkeypatch.setattr(revisioncache, "LOCK_TIMEOUT_SECONDS", 0.05)
+    holder = sqlite3.connect(revisioncache.files_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        parsed = _counting_parses(monkeypatch)
+        test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+        # Neither read nor written: the changed file is validated on each side, every time.
+        assert len(parsed) == 4
+    finally:
+        holder.close()
+
+
+def _store_many(first):
+    revisioncache.store_files({f"key {number}": [("record_digest", {"id": str(number)})] for number in range(first, first + 300)})
+
+
+def test_concurrent_writers_each_leave_their_entries(tmp_path, monkeypatch):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_store_many, args=(first,)) for first in (0, 300, 600)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(30)
+    assert [writer.exitcode for writer in writers] == [0, 0, 0]
+    assert _remembered("SELECT count(*) FROM file") == [(900,)]
 
 
 def test_an_invalid_revision_keeps_its_message_and_is_never_remembered(history, cli):
