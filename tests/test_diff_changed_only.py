@@ -468,6 +468,15 @@ def test_a_diff_of_two_database_files_imports_no_validation_or_orm_library(datab
     assert heavy_modules_loaded(["diff", str(databases / "c0.sqlite"), str(databases / "edited.sqlite"), "--stat"]) == []
 
 
+def test_a_diff_of_two_revisions_seen_before_imports_no_validation_or_orm_library(history):
+    from conftest import heavy_modules_loaded
+
+    compare_versions("c0", "c1", history)
+    assert heavy_modules_loaded(["diff", "c0", "c1", "--specs", str(history), "--stat"]) == []
+    # A revision never seen is validated, with pydantic.
+    assert "pydantic" in heavy_modules_loaded(["diff", "c1", "c2", "--specs", str(history), "--stat"])
+
+
 def _commit(history, tag):
     return subprocess.run(["git", "-C", str(history), "rev-parse", tag], capture_output=True, text=True, check=True).stdout[:10]
 
