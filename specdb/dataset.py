@@ -382,6 +382,12 @@ def _message(error: Any) -> str:
     return message.removeprefix("Value error, ")
 
 
+def check_references(dataset: Dataset) -> None:
+    """The checks across records on every record in `dataset.links`, some of which may have been validated before, on their own."""
+    _check_references(dataset)
+    dataset.problems.sort()
+
+
 def _check_references(dataset: Dataset) -> None:
     sources = {rid for rid, links in dataset.links.items() if links.kind == "source"}
     alias_owner: dict[str, str] = {}

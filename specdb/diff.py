@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
@@ -19,8 +19,8 @@ from specdb.snapshot import (
 from specdb.tiers import BASES, RATIOS
 
 if TYPE_CHECKING:
-    from specdb import gitsource
-    from specdb.dataset import Dataset
+    from specdb import gitsource, revisioncache
+    from specdb.dataset import Dataset, Links
     from specdb.revisioncache import RevisionSummary
 
 # Each kind of change, and the group a user may narrow the report to (`diff --only`).
@@ -108,38 +108,45 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
 
 
 def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
-    """Every spec file of a revision, read and validated, each file's rows remembered for later diffs."""
+    """Every spec file of a revision, validated as a whole (see `_files`)."""
     from specdb import gitsource
 
-    return _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit), progress=progress)
+    return _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit), whole=True, progress=progress)
 
 
 def _files(
     repo: gitsource.Repository, specs: Path, text: str, commit: str, listing: list[tuple[str, str]], *,
-    remembered: bool = False, progress: Progress | None = None,
+    whole: bool, progress: Progress | None = None,
 ) -> Snapshot:
-    """The records of the listed files (path, blob id) as a revision holds them, validated and remembered (see `revisioncache`).
+    """The records of the listed files (path, blob id) as a revision holds them, validated, and remembered (see `revisioncache`).
 
-    With `remembered`, some files of a revision known to be valid as a whole: each is validated on its own, and a file
-    whose rows are remembered is not read at all. Otherwise every file of the revision, validated as a whole.
+    A file whose rows are remembered was valid on its own with these bytes, path, review policies and code, so it is
+    not validated again. With `whole`, the listing is the whole revision: the checks across records (references,
+    aliases, derived figures) run on every record, and a revision with any problem is validated again in full, so its
+    problems are reported exactly as a first reading reports them. Otherwise some files of a revision known to be
+    valid as a whole, each on its own.
     """
     from specdb import gitsource, revisioncache
     from specdb.rows import TABLES
 
     policy = dict(listing).get(POLICY_FILE, "")
     keys = {relpath: revisioncache.file_key(relpath, blob, policy) for relpath, blob in listing if relpath != POLICY_FILE}
-    found = revisioncache.load_files(list(keys.values())) if remembered else {}
+    found = revisioncache.load_files(list(keys.values()))
     unread = [(relpath, blob) for relpath, blob in listing if keys.get(relpath) not in found]
     content_hash = ""
-    if not remembered or any(relpath != POLICY_FILE for relpath, _ in unread):
+    if whole or any(relpath != POLICY_FILE for relpath, _ in unread):
         from specdb.dataset import load_files
         from specdb.rows import Numbering, record_rows
-        from specdb.specfiles import SpecFile
+        from specdb.specfiles import SpecFile, content_digest
 
-        files = [SpecFile(relpath, content) for (relpath, _), content in zip(unread, gitsource.read_blobs(repo, [blob for _, blob in unread]))]
-        told = None if remembered else _told(f"reading {text}", progress)
-        dataset = load_files(specs, files, _shown_in(repo, text), across_records=not remembered, progress=told)
-        if not dataset.ok:
+        shown = _shown_in(repo, text)
+        listed = listing if whole else unread
+        texts = dict(zip((relpath for relpath, _ in listed), gitsource.read_blobs(repo, [blob for _, blob in listed])))
+        told = _told(f"reading {text}", progress) if whole else None
+        dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=told)
+        if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), texts))):
+            if whole:
+                dataset = load_files(specs, [SpecFile(relpath, raw) for relpath, raw in texts.items()], shown)
             raise InvalidSpecs(dataset.problems)
         validated = {
             keys[loaded.relpath]: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering()))
@@ -147,7 +154,7 @@ def _files(
         }
         revisioncache.store_files(validated)
         found.update(validated)
-        content_hash = dataset.content_hash
+        content_hash = content_digest(texts.items())
     tables: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
     for number, key in enumerate(sorted(keys.values())):
         for table, row in found[key]:
@@ -155,6 +162,47 @@ def _files(
     snapshot = from_rows(tables, text)
     snapshot.content_hash, snapshot.git_revision = content_hash, commit
     return snapshot
+
+
+def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.Rows], texts: dict[str, bytes]) -> bool:
+    """Whether the records of a whole revision, some validated before and given by their rows, pass the checks across records.
+
+    False as well when two files give one id, which the full validation reports as it does; the texts of every file
+    locate a problem.
+    """
+    from specdb.dataset import check_references
+
+    for rows in remembered:
+        record_id, links = _links_of(rows)
+        if record_id in dataset.links:
+            return False
+        dataset.links[record_id] = links
+    dataset.texts = texts
+    check_references(dataset)
+    return dataset.ok
+
+
+def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
+    """What the checks across records need of a record, from its rows, as `dataset` gathers it from the validated record."""
+    from specdb.dataset import Links
+
+    aliases, uses, refs, derivations, values = [], [], set(), [], {}
+    for table, row in rows:
+        if table == "source":
+            return row["id"], Links(row["path"], "source", url=row["url"])
+        if table == "record":
+            record = row
+        elif table == "alias":
+            aliases.append(row["alias"])
+        elif table == "record_use":
+            uses.append((row["role"], row["target_id"]))
+        elif table == "figure":
+            values[row["name"]] = row["value"]
+            if row["derived_product"] is not None:
+                derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"], row["value"]))
+        elif table == "citation":
+            refs.add(row["source_id"])
+    return record["id"], Links(record["path"], record["kind"], tuple(aliases), tuple(uses), frozenset(refs), tuple(derivations), values)
 
 
 def _numbered_apart(table: str, row: dict[str, Any], file_number: int) -> dict[str, Any]:
@@ -266,7 +314,7 @@ def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: st
     """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
     from specdb import gitsource
 
-    snapshot = _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit, [*changed, POLICY_FILE]), remembered=True)
+    snapshot = _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit, [*changed, POLICY_FILE]), whole=False)
     snapshot.content_hash = summary.content_hash
     snapshot.known_ratios = summary.ratios
     return snapshot

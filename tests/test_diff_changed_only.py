@@ -302,6 +302,40 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
 
 
+def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered_file_is_wrong(tmp_path, monkeypatch):
+    root = tmp_path / "repo"
+    specs = root / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    run = lambda *args: subprocess.run([*GIT, "-C", str(root), *args], check=True, capture_output=True)  # noqa: E731
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    run("add", "-A")
+    run("commit", "-qm", "r0")
+    run("tag", "r0")
+    # The platform's scale-out figure is derived from the fabric's port: halving the port breaks it, in the unchanged platform file.
+    _edit(specs / "fabric" / "test-fabric.yaml", "value: 400 Gb/s", "value: 200 Gb/s")
+    run("commit", "-qam", "r1")
+    run("tag", "r1")
+    # Without the fabric the platform uses a record that does not exist.
+    run("rm", "-q", "specs/fabric/test-fabric.yaml")
+    run("commit", "-qm", "r2")
+    run("tag", "r2")
+    compare_versions("r0", "r0", specs)
+    for tag, messages in (
+        ("r1", ["derived: test-fabric.port_bandwidth x 1 = 2.5e+10, but value is 5e+10 (more than 2% apart)"]),  # 200 Gb/s is 25 GB/s
+        ("r2", ["uses.scale_out: no record 'test-fabric'", "derived: no figure 'test-fabric.port_bandwidth'"]),
+    ):
+        # The platform's file is remembered from r0: only the fabric's is validated again, and the checks across records
+        # still find the platform's problem.
+        with pytest.raises(InvalidSpecs) as fast:
+            compare_versions("r0", tag, specs)
+        with monkeypatch.context() as nothing_remembered:
+            nothing_remembered.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{tag}"))
+            with pytest.raises(InvalidSpecs) as whole:
+                open_version(tag, specs)
+        assert fast.value.problems == whole.value.problems
+        assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/system/test-system.yaml", message) for message in messages]
+
+
 def _tree(history, tag):
     return subprocess.run(["git", "-C", str(history), "rev-parse", f"{tag}:data/specs"], capture_output=True, text=True, check=True).stdout.strip()
 
@@ -442,8 +476,9 @@ def _on_a_terminal(args, cwd):
 def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
     args = ["diff", "c0", "c1", "--specs", str(history)]
     code, shown = _on_a_terminal(args, history)
-    # The test data's six files, counted to the end on each side, each side on its own line.
-    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  6/6 (100%)\r\n" in shown
+    # The test data's six files, counted to the end, each side on its own line; c1 has five of c0's files, byte for byte,
+    # so only the GPU's is validated again.
+    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  1/1 (100%)\r\n" in shown
     piped = cli(*args, data=False)
     assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
 
@@ -694,11 +729,16 @@ def test_progress_names_each_version_read_whole(history, specs):
     # The test data has six files, read once for each side.
     assert told == [(f"reading {specs}", done, 6) for done in range(1, 7)] * 2
     compare_versions("c8", "c9", history)
+    revisioncache.files_path().unlink()
     told.clear()
     compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
     # The policy file changed between them, so both are read whole again: c8 has six files, c9 the policy as well.
     assert [step for step in told if step[1] == step[2]] == [("reading c8", 6, 6), ("reading c9", 7, 7)]
     told.clear()
+    compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
+    # Every file is remembered now but c9's policy file, which is validated each time.
+    assert told == [("reading c9", 1, 1)]
+    told.clear()
     compare_versions("c9", None, history, progress=lambda *step: told.append(step))
     # Against the working tree both are read whole; the working tree is c10, with one source more than c9.
-    assert [step for step in told if step[1] == step[2]] == [("reading c9", 7, 7), ("reading working tree", 8, 8)]
+    assert [step for step in told if step[1] == step[2]] == [("reading c9", 1, 1), ("reading working tree", 8, 8)]
