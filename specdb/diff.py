@@ -212,7 +212,11 @@ def _numbered_apart(table: str, row: dict[str, Any], file_number: int) -> dict[s
     columns = NUMBERING.get(table)
     if columns is None:
         return row
-    return {column: (file_number, value) if column in columns and value is not None else value for column, value in row.items()}
+    numbered = dict(row)
+    for column in columns:
+        if row[column] is not None:
+            numbered[column] = (file_number, row[column])
+    return numbered
 
 
 def _shown_in(repo: gitsource.Repository, text: str) -> Callable[[str], str]:

@@ -12,9 +12,9 @@ ignored.
 Each valid spec file's rows are remembered too, in one SQLite file, named by
 the file's git blob id, its path (the id and kind come from it), the blob id of
 the review policies (which set every figure's review ages) and the code
-digest. SQLite serialises concurrent writers; an entry that is not a list of
-rows ending with the digest of the rows before it (see `rows.rows_digest`) is
-ignored, and a cache file that is not a database is replaced.
+digest. SQLite serialises concurrent writers; an entry whose text does not
+match the checksum written with it, or is not a list of rows, is ignored; a
+cache file that is not a database, or a table of another layout, is replaced.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from specdb.locations import cache_folder
-from specdb.rows import TABLES, rows_digest
+from specdb.rows import TABLES
 from specdb.snapshot import Ratios
 from specdb.tiers import BASES, RATIOS
 
@@ -104,9 +104,11 @@ def store(tree: str, summary: RevisionSummary) -> None:
         return
 
 
-Rows = list[tuple[str, dict[str, Any]]]  # one record's rows as `rows.record_rows` gives them, numbered from 1, its digest last
+Rows = list[tuple[str, dict[str, Any]]]  # one record's rows as `rows.record_rows` gives them, numbered from 1
 # How long a reader or writer waits for another writer before it does without the cache.
 LOCK_TIMEOUT_SECONDS = 5.0
+# The cache's one table; a table of another layout (written by another specdb) is replaced.
+_COLUMNS = {"key": "TEXT PRIMARY KEY", "rows": "TEXT NOT NULL", "checksum": "TEXT NOT NULL"}
 
 
 def file_key(relpath: str, blob: str, policy_blob: str) -> str:
@@ -126,30 +128,38 @@ def load_files(keys: list[str]) -> dict[str, Rows]:
     try:
         connection = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=LOCK_TIMEOUT_SECONDS)
         try:
-            found = connection.execute("SELECT key, rows FROM file WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(keys),)).fetchall()
+            found = connection.execute(
+                "SELECT key, rows, checksum FROM file WHERE key IN (SELECT value FROM json_each(?))", (json.dumps(keys),)
+            ).fetchall()
         finally:
             connection.close()
     except sqlite3.Error:
         return {}
     remembered = {}
-    for key, text in found:
-        rows = _rows(text)
+    for key, text, checksum in found:
+        rows = _rows(text, checksum)
         if rows is not None:
             remembered[key] = rows
     return remembered
 
 
-def _rows(text: Any) -> Rows | None:
-    """The rows of an entry that is a list of (table, row) ending with the digest of the rows before it, as written."""
+def _checksum(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _rows(text: Any, checksum: Any) -> Rows | None:
+    """The rows of an entry whose text is whole (it matches the checksum written with it) and is a list of (table, row), a record's or source's first."""
+    if not isinstance(text, str) or checksum != _checksum(text):
+        return None
     try:
         data = json.loads(text)
-    except (TypeError, ValueError):
+    except ValueError:
         return None
-    if not isinstance(data, list) or not data or not all(isinstance(item, list) and len(item) == 2 and item[0] in TABLES and isinstance(item[1], dict) for item in data):
+    if not isinstance(data, list) or not all(isinstance(item, list) and len(item) == 2 and item[0] in TABLES and isinstance(item[1], dict) for item in data):
         return None
-    rows = [(table, row) for table, row in data]
-    *owned, (last_table, last) = rows
-    return rows if last_table == "record_digest" and last.get("digest") == rows_digest(owned) else None
+    if not data or data[0][0] not in ("record", "source"):
+        return None
+    return [(table, row) for table, row in data]
 
 
 def store_files(entries: dict[str, Rows]) -> None:
@@ -163,8 +173,11 @@ def store_files(entries: dict[str, Rows]) -> None:
             connection = sqlite3.connect(path, timeout=LOCK_TIMEOUT_SECONDS)
             try:
                 with connection:
-                    connection.execute("CREATE TABLE IF NOT EXISTS file (key TEXT PRIMARY KEY, rows TEXT NOT NULL)")
-                    connection.executemany("INSERT OR REPLACE INTO file (key, rows) VALUES (?, ?)", [(key, json.dumps(rows)) for key, rows in entries.items()])
+                    if [row[1] for row in connection.execute("PRAGMA table_info(file)")] != list(_COLUMNS):
+                        connection.execute("DROP TABLE IF EXISTS file")
+                        connection.execute(f"CREATE TABLE file ({', '.join(f'{column} {sql}' for column, sql in _COLUMNS.items())})")
+                    texts = [(key, json.dumps(rows)) for key, rows in entries.items()]
+                    connection.executemany("INSERT OR REPLACE INTO file (key, rows, checksum) VALUES (?, ?, ?)", [(key, text, _checksum(text)) for key, text in texts])
             finally:
                 connection.close()
             return

@@ -214,21 +214,29 @@ def _remembered(statement, *parameters):
         return connection.execute(statement, parameters).fetchall()
 
 
-@pytest.mark.parametrize("damage", [
-    "substr(rows, 1, 40)",  # cut short
-    "'not json'",
-    "'{}'",
-    "'[]'",
-    "'[[\"record\", {}], [\"record_digest\", {}]]'",  # no digest of the rows before it
-    "replace(rows, 'Test GPU 80GB', 'Test GPU 96GB')",  # the name changed after the digest was written
-    "'[[\"nope\", {}]]'",
-    "'[[\"record\"]]'",
-    "'[\"record\"]'",
-    "x'fffe00'",  # bytes, not text
+def _checksum(text):
+    import hashlib
+
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+@pytest.mark.parametrize("damaged", [
+    lambda text: (text[:40], _checksum(text)),  # cut short
+    lambda text: (text.replace("Test GPU 80GB", "Test GPU 96GB"), _checksum(text)),  # changed after it was written
+    lambda text: (text, "0" * 32),
+    lambda text: ("not json", _checksum("not json")),
+    lambda text: ("{}", _checksum("{}")),
+    lambda text: ("[]", _checksum("[]")),
+    lambda text: ('[["nope", {}]]', _checksum('[["nope", {}]]')),
+    lambda text: ('[["record"]]', _checksum('[["record"]]')),
+    lambda text: ('["record"]', _checksum('["record"]')),
+    lambda text: ('[["figure", {}]]', _checksum('[["figure", {}]]')),  # no record
+    lambda text: (text.encode(), _checksum(text)),  # bytes, not text
 ])
-def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypatch, damage):
+def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypatch, damaged):
     compare_versions("c0", "c1", history)
-    _remembered(f"UPDATE file SET rows = {damage} WHERE rows LIKE '%test-gpu%'")
+    for key, text in _remembered("SELECT key, rows FROM file WHERE rows LIKE '%Test GPU 80GB%'"):
+        _remembered("UPDATE file SET rows = ?, checksum = ? WHERE key = ?", *damaged(text), key)
     parsed = _counting_parses(monkeypatch)
     # c0 to c1 moved the GPU's memory bandwidth from 3.35 TB/s to 3.6 TB/s, and two of the platform's ratios.
     assert [c.change for c in compare_versions("c0", "c1", history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
@@ -238,9 +246,13 @@ def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypat
     assert parsed == []
 
 
-def test_a_cache_file_that_is_not_a_database_is_replaced(history, monkeypatch):
+@pytest.mark.parametrize("made", [
+    lambda path: path.write_bytes(b"not a database, " * 1000),
+    lambda path: sqlite3.connect(path).execute("CREATE TABLE file (key TEXT PRIMARY KEY, rows TEXT NOT NULL)").connection.commit(),
+])
+def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(history, monkeypatch, made):
     revisioncache.files_path().parent.mkdir(parents=True)
-    revisioncache.files_path().write_bytes(b"not a database, " * 1000)
+    made(revisioncache.files_path())
     test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
     parsed = _counting_parses(monkeypatch)
     compare_versions("c0", "c1", history)
