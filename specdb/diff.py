@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
@@ -108,17 +108,25 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
 
 
 def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
-    """Every spec file of a revision, validated as a whole (see `_files`)."""
+    """Every spec file of a revision, validated as a whole (see `_validated`)."""
+    found, content_hash = _whole_revision(repo, specs, text, commit, progress)
+    return _assembled(found.values(), text, commit, content_hash)
+
+
+def _whole_revision(
+    repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None,
+) -> tuple[dict[str, revisioncache.Rows], str]:
     from specdb import gitsource
 
-    return _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit), whole=True, progress=progress)
+    return _validated(repo, specs, text, gitsource.blob_ids(repo, commit), whole=True, progress=progress)
 
 
-def _files(
-    repo: gitsource.Repository, specs: Path, text: str, commit: str, listing: list[tuple[str, str]], *,
+def _validated(
+    repo: gitsource.Repository, specs: Path, text: str, listing: list[tuple[str, str]], *,
     whole: bool, progress: Progress | None = None,
-) -> Snapshot:
-    """The records of the listed files (path, blob id) as a revision holds them, validated, and remembered (see `revisioncache`).
+) -> tuple[dict[str, revisioncache.Rows], str]:
+    """The rows of each listed file (path, blob id) as a revision holds it, by path, validated and remembered (see
+    `revisioncache`); with `whole`, the content hash of the revision too.
 
     A file whose rows are remembered was valid on its own with these bytes, path, review policies and code, so it is
     not validated again. With `whole`, the listing is the whole revision: the checks across records (references,
@@ -127,41 +135,57 @@ def _files(
     valid as a whole, each on its own.
     """
     from specdb import gitsource, revisioncache
-    from specdb.rows import TABLES
 
     policy = dict(listing).get(POLICY_FILE, "")
     keys = {relpath: revisioncache.file_key(relpath, blob, policy) for relpath, blob in listing if relpath != POLICY_FILE}
-    found = revisioncache.load_files(list(keys.values()))
-    unread = [(relpath, blob) for relpath, blob in listing if keys.get(relpath) not in found]
-    content_hash = ""
-    if whole or any(relpath != POLICY_FILE for relpath, _ in unread):
-        from specdb.dataset import load_files
-        from specdb.rows import Numbering, record_rows
-        from specdb.specfiles import SpecFile, content_digest
+    remembered = revisioncache.load_files(list(keys.values()))
+    found = {relpath: remembered[key] for relpath, key in keys.items() if key in remembered}
+    unread = [(relpath, blob) for relpath, blob in listing if relpath not in found]
+    if not whole and all(relpath == POLICY_FILE for relpath, _ in unread):
+        return found, ""
+    from specdb.dataset import load_files
+    from specdb.rows import Numbering, record_rows
+    from specdb.specfiles import SpecFile, content_digest
 
-        shown = _shown_in(repo, text)
-        listed = listing if whole else unread
-        texts = dict(zip((relpath for relpath, _ in listed), gitsource.read_blobs(repo, [blob for _, blob in listed])))
-        told = _told(f"reading {text}", progress) if whole else None
-        dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=told)
-        if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), texts))):
-            if whole:
-                dataset = load_files(specs, [SpecFile(relpath, raw) for relpath, raw in texts.items()], shown)
-            raise InvalidSpecs(dataset.problems)
-        validated = {
-            keys[loaded.relpath]: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering()))
-            for loaded in dataset.records.values()
-        }
-        revisioncache.store_files(validated)
-        found.update(validated)
-        content_hash = content_digest(texts.items())
+    shown = _shown_in(repo, text)
+    listed = listing if whole else unread
+    texts = dict(zip((relpath for relpath, _ in listed), gitsource.read_blobs(repo, [blob for _, blob in listed])))
+    told = _told(f"reading {text}", progress) if whole else None
+    dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=told)
+    if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), texts))):
+        if whole:
+            dataset = load_files(specs, [SpecFile(relpath, raw) for relpath, raw in texts.items()], shown)
+        raise InvalidSpecs(dataset.problems)
+    validated = {loaded.relpath: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering())) for loaded in dataset.records.values()}
+    revisioncache.store_files({keys[relpath]: rows for relpath, rows in validated.items()})
+    found.update(validated)
+    return found, content_digest(texts.items()) if whole else ""
+
+
+def _assembled(rows_of_files: Iterable[revisioncache.Rows], text: str, commit: str, content_hash: str) -> Snapshot:
+    """A version of the data from the rows of its files, each numbered from 1 (see `rows.record_rows`)."""
+    from specdb.rows import TABLES
+
     tables: dict[str, list[dict[str, Any]]] = {table: [] for table in TABLES}
-    for number, key in enumerate(sorted(keys.values())):
-        for table, row in found[key]:
+    for number, rows in enumerate(rows_of_files):
+        for table, row in rows:
             tables[table].append(_numbered_apart(table, row, number))
     snapshot = from_rows(tables, text)
     snapshot.content_hash, snapshot.git_revision = content_hash, commit
     return snapshot
+
+
+def _platforms(found: dict[str, revisioncache.Rows]) -> Iterator[revisioncache.Rows]:
+    """The rows of the records the tier ratios read: every system, and the accelerator it is built on.
+
+    A valid record's file is named by its kind and id (`system/<id>.yaml`).
+    """
+    for relpath, rows in found.items():
+        if relpath.startswith("system/"):
+            yield rows
+            accelerator = next((row["target_id"] for table, row in rows if table == "record_use" and row["role"] == "accelerator"), None)
+            if accelerator is not None and f"accelerator/{accelerator}.yaml" in found:
+                yield found[f"accelerator/{accelerator}.yaml"]
 
 
 def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.Rows], texts: dict[str, bytes]) -> bool:
@@ -298,18 +322,22 @@ def _revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tu
         commit = gitsource.require_revision(repo, text)
         tree = gitsource.specs_tree(repo, commit)
         summary = revisioncache.load(tree) if tree else None
-        whole = None
+        found = None
         if summary is None:
-            whole = _revision(repo, specs, text, commit, progress)
-            summary = revisioncache.RevisionSummary(whole.content_hash, {basis: whole.ratios(basis) for basis in BASES})
-            whole.known_ratios = summary.ratios
+            found, content_hash = _whole_revision(repo, specs, text, commit, progress)
+            platforms = _assembled(_platforms(found), text, commit, content_hash)
+            summary = revisioncache.RevisionSummary(content_hash, {basis: platforms.ratios(basis) for basis in BASES})
             if tree:
                 revisioncache.store(tree, summary)
-        sides.append((text, commit, summary, whole))
+        sides.append((text, commit, summary, found))
     changed = gitsource.changed_files(repo, sides[0][1], sides[1][1])
-    if POLICY_FILE in changed or all(whole is not None for *_, whole in sides):
-        before, after = (whole or _revision(repo, specs, text, commit, progress) for text, commit, _, whole in sides)
-        return before, after
+    if POLICY_FILE in changed or all(found is not None for *_, found in sides):
+        wholes = []
+        for text, commit, summary, found in sides:
+            rows = found if found is not None else _whole_revision(repo, specs, text, commit, progress)[0]
+            wholes.append(_assembled(rows.values(), text, commit, summary.content_hash))
+            wholes[-1].known_ratios = summary.ratios
+        return wholes[0], wholes[1]
     before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary, _ in sides)
     return before, after
 
@@ -318,8 +346,8 @@ def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: st
     """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
     from specdb import gitsource
 
-    snapshot = _files(repo, specs, text, commit, gitsource.blob_ids(repo, commit, [*changed, POLICY_FILE]), whole=False)
-    snapshot.content_hash = summary.content_hash
+    found, _ = _validated(repo, specs, text, gitsource.blob_ids(repo, commit, [*changed, POLICY_FILE]), whole=False)
+    snapshot = _assembled(found.values(), text, commit, summary.content_hash)
     snapshot.known_ratios = summary.ratios
     return snapshot
 
