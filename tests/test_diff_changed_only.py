@@ -186,6 +186,12 @@ def _counting_parses(monkeypatch):
     return parsed
 
 
+def test_the_policy_file_is_the_one_validation_reads():
+    from specdb import dataset, revisions
+
+    assert revisions.POLICY_FILE == dataset.POLICY_FILE
+
+
 def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
     compare_versions("c0", "c1", history)
     revisioncache.files_path().unlink()
