@@ -671,6 +671,19 @@ def test_databases_of_one_version_are_compared_by_the_digests_their_builds_wrote
     assert changed_records(databases / "c0.sqlite", missing_one) == changed_records(missing_one, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
 
 
+def test_databases_whose_columns_are_named_otherwise_have_every_record_compared(databases, tmp_path):
+    renamed = _edited_copy(databases, tmp_path, "ALTER TABLE citation RENAME COLUMN note TO remark", name="edited.sqlite")
+    everything = {"test-gpu", "test-fabric", "test-link", "test-pcie", "test-datasheet", "test-system", "test-brief"}
+    assert changed_records(databases / "c0.sqlite", renamed) == everything
+
+
+def test_two_databases_from_before_digests_are_compared_by_their_rows(databases, tmp_path):
+    before_digests = ("DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    old = _edited_copy(databases, tmp_path, *before_digests)
+    new = _edited_copy(databases, tmp_path, *before_digests, "UPDATE record SET vendor = 'Another Vendor' WHERE id = 'test-fabric'", name="edited.sqlite")
+    assert changed_records(old, new) == {"test-gpu", "test-brief", "test-fabric"}
+
+
 def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_rows(databases, history, tmp_path):
     from specdb.builder import upgrade
     from specdb.store import schema_revision
@@ -746,6 +759,10 @@ def test_progress_names_each_version_read_whole(history, specs):
     compare_versions(str(specs), str(specs), specs, progress=lambda *step: told.append(step))
     # The test data has six files, read once for each side.
     assert told == [(f"reading {specs}", done, 6) for done in range(1, 7)] * 2
+    told.clear()
+    compare_versions("c0", "c1", history, progress=lambda *step: told.append(step))
+    # c0 is read whole; c1 has five of its files, byte for byte, so only the GPU's is validated.
+    assert [step for step in told if step[1] == step[2]] == [("reading c0", 6, 6), ("reading c1", 1, 1)]
     compare_versions("c8", "c9", history)
     revisioncache.files_path().unlink()
     told.clear()
