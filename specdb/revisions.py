@@ -144,13 +144,13 @@ def _assembled(rows_of_files: Iterable[revisioncache.Rows], text: str, commit: s
 def _platforms(found: dict[str, revisioncache.Rows]) -> Iterator[revisioncache.Rows]:
     """The rows of the records the tier ratios read: every system, and the accelerator it is built on.
 
-    A valid record's file is named by its kind and id (`system/<id>.yaml`).
+    A valid record's file is named by its kind and id (`system/<id>.yaml`), and the accelerator it uses is in the revision.
     """
     for relpath, rows in found.items():
         if relpath.startswith("system/"):
             yield rows
             accelerator = next((row["target_id"] for table, row in rows if table == "record_use" and row["role"] == "accelerator"), None)
-            if accelerator is not None and f"accelerator/{accelerator}.yaml" in found:
+            if accelerator is not None:
                 yield found[f"accelerator/{accelerator}.yaml"]
 
 

@@ -320,8 +320,10 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
 
 
-def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered_file_is_wrong(tmp_path, monkeypatch):
-    root = tmp_path / "repo"
+@pytest.fixture(scope="module")
+def branches(tmp_path_factory):
+    """r0 the test data, and revisions made from it, each in one file, that break a file they leave unchanged."""
+    root = tmp_path_factory.mktemp("branches") / "repo"
     specs = root / "specs"
     shutil.copytree(TEST_SPECS, specs)
     run = lambda *args: subprocess.run([*GIT, "-C", str(root), *args], check=True, capture_output=True)  # noqa: E731
@@ -329,29 +331,70 @@ def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered
     run("add", "-A")
     run("commit", "-qm", "r0")
     run("tag", "r0")
-    # The platform's scale-out figure is derived from the fabric's port: halving the port breaks it, in the unchanged platform file.
-    _edit(specs / "fabric" / "test-fabric.yaml", "value: 400 Gb/s", "value: 200 Gb/s")
-    run("commit", "-qam", "r1")
-    run("tag", "r1")
-    # Without the fabric the platform uses a record that does not exist.
-    run("rm", "-q", "specs/fabric/test-fabric.yaml")
-    run("commit", "-qm", "r2")
-    run("tag", "r2")
-    compare_versions("r0", "r0", specs)
-    for tag, messages in (
-        ("r1", ["derived: test-fabric.port_bandwidth x 1 = 2.5e+10, but value is 5e+10 (more than 2% apart)"]),  # 200 Gb/s is 25 GB/s
-        ("r2", ["uses.scale_out: no record 'test-fabric'", "derived: no figure 'test-fabric.port_bandwidth'"]),
-    ):
-        # The platform's file is remembered from r0: only the fabric's is validated again, and the checks across records
-        # still find the platform's problem.
-        with pytest.raises(InvalidSpecs) as fast:
-            compare_versions("r0", tag, specs)
-        with monkeypatch.context() as nothing_remembered:
-            nothing_remembered.setenv("XDG_CACHE_HOME", str(tmp_path / f"cache-{tag}"))
-            with pytest.raises(InvalidSpecs) as whole:
-                open_version(tag, specs)
-        assert fast.value.problems == whole.value.problems
-        assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/system/test-system.yaml", message) for message in messages]
+    system = (specs / "system" / "test-system.yaml").read_text()
+    changes = {
+        # The platform's scale-out figure is derived from the fabric's port: halving the port breaks the platform.
+        "port-halved": lambda: _edit(specs / "fabric" / "test-fabric.yaml", "value: 400 Gb/s", "value: 200 Gb/s"),
+        "pcie-gone": lambda: (specs / "link" / "test-pcie.yaml").unlink(),
+        "datasheet-gone": lambda: (specs / "source" / "test-datasheet.yaml").unlink(),
+        # A second GPU claims an alias of the first; its file comes first ('-' sorts before '.'), so it keeps it.
+        "alias-taken": lambda: (specs / "accelerator" / "test-gpu-2.yaml").write_text(
+            (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2").replace("[TEST GPU 80GB HBM3, Test GPU SXM]", "[Test GPU SXM]")
+        ),
+        # Valid: a platform with no accelerator of its own.
+        "bare-platform": lambda: (specs / "system" / "test-bare-system.yaml").write_text(
+            system.replace("id: test-system", "id: test-bare-system").replace("accelerator: test-gpu, ", "")
+        ),
+    }
+    for tag, change in changes.items():
+        run("checkout", "-q", "--detach", "r0")
+        change()
+        run("add", "-A")
+        run("commit", "-qm", tag)
+        run("tag", tag)
+    return specs
+
+
+@pytest.mark.parametrize("tag, expected", [
+    ("port-halved", [("system/test-system.yaml", "derived: test-fabric.port_bandwidth x 1 = 2.5e+10, but value is 5e+10 (more than 2% apart)")]),  # 200 Gb/s is 25 GB/s
+    ("pcie-gone", [("accelerator/test-gpu.yaml", "uses.host_link: no record 'test-pcie'"), ("system/test-system.yaml", "uses.host_link: no record 'test-pcie'")]),
+    ("alias-taken", [("accelerator/test-gpu.yaml", "alias 'Test GPU SXM' already names 'test-gpu-2'")]),
+])
+def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered_file_is_wrong(branches, tmp_path, monkeypatch, tag, expected):
+    compare_versions("r0", "r0", branches)
+    # The wrong file is remembered from r0: only the changed file is validated again, and the checks across records
+    # still find the problem.
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", tag, branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version(tag, branches)
+    assert fast.value.problems == whole.value.problems
+    assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+
+
+def test_a_source_gone_is_missed_by_every_remembered_file_citing_it(branches, tmp_path, monkeypatch):
+    compare_versions("r0", "r0", branches)
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", "datasheet-gone", branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version("datasheet-gone", branches)
+    assert fast.value.problems == whole.value.problems
+    # Every record of the test data cites the datasheet.
+    assert {(problem.path, problem.code) for problem in whole.value.problems} == {
+        (f"datasheet-gone:specs/{path}", "unknown-source")
+        for path in ("accelerator/test-gpu.yaml", "fabric/test-fabric.yaml", "link/test-link.yaml", "link/test-pcie.yaml", "system/test-system.yaml")
+    }
+
+
+def test_a_platform_without_an_accelerator_has_its_ratios_from_a_revision_never_seen(branches):
+    compare_versions("r0", "r0", branches)
+    found, *read = _reading_changes_only("r0", "bare-platform", branches)
+    expected, *versions = _whole("r0", "bare-platform", branches)
+    assert found == expected and _same_versions(read, versions)
+    # Without an accelerator it has no memory or scale-up figure, so no ratio; it is listed all the same.
+    assert compare_versions("bare-platform", "bare-platform", branches)[1].ratios("per-direction")["test-bare-system"] == (None, None, None)
 
 
 def _tree(history, tag):
