@@ -116,8 +116,7 @@ def _validated(
     shown = _shown_in(repo, text)
     listed = listing if whole else unread
     texts = dict(zip((relpath for relpath, _ in listed), gitsource.read_blobs(repo, [blob for _, blob in listed])))
-    files_done = told(f"reading {text}", progress) if whole else None
-    dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=files_done)
+    dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=told(f"reading {text}", progress))
     if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), texts))):
         if whole:
             dataset = load_files(specs, [SpecFile(relpath, raw) for relpath, raw in texts.items()], shown)

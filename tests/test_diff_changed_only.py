@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -95,8 +96,10 @@ ALL_FORMATS = (*FORMATS, "stat")
 
 
 def _whole(old, new, specs):
-    """The report in every format from both versions read whole, each on its own, and the two versions."""
-    before, after = open_version(old, specs), open_version(new, specs)
+    """The report in every format from both versions read whole, each on its own, with nothing remembered, and the two versions."""
+    with pytest.MonkeyPatch.context() as nothing_remembered, tempfile.TemporaryDirectory() as cache:
+        nothing_remembered.setenv("XDG_CACHE_HOME", cache)
+        before, after = open_version(old, specs), open_version(new, specs)
     changes = diff(before, after)
     return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}, before, after
 
@@ -251,6 +254,10 @@ def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypat
     assert parsed == []
 
 
+@pytest.mark.parametrize("made", [
+    lambda path: path.write_bytes(b"not a database, " * 1000),
+    lambda path: sqlite3.connect(path).execute("CREATE TABLE file (key TEXT PRIMARY KEY, rows TEXT NOT NULL)").connection.commit(),
+])
 def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(history, monkeypatch, made):
     revisioncache.files_path().parent.mkdir(parents=True)
     made(revisioncache.files_path())
@@ -315,6 +322,9 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
 
 
+POLICY = "schema: 1\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
+
+
 @pytest.fixture(scope="module")
 def branches(tmp_path_factory):
     """r0 the test data, and revisions made from it, each in one file, that break a file they leave unchanged."""
@@ -335,6 +345,17 @@ def branches(tmp_path_factory):
         # A second GPU claims an alias of the first; its file comes first ('-' sorts before '.'), so it keeps it.
         "alias-taken": lambda: (specs / "accelerator" / "test-gpu-2.yaml").write_text(
             (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2").replace("[TEST GPU 80GB HBM3, Test GPU SXM]", "[Test GPU SXM]")
+        ),
+        # A link whose id is the GPU's: valid on its own, a second record of one id in the revision.
+        "id-twice": lambda: (specs / "link" / "test-gpu.yaml").write_text(
+            (specs / "link" / "test-pcie.yaml").read_text().replace("id: test-pcie", "id: test-gpu")
+        ),
+        # Two review policies, the GPU's file the same under both, then changed under the second.
+        "policy-6mo": lambda: (specs / "policy.yaml").write_text(POLICY.format(months=6)),
+        "policy-12mo": lambda: (specs / "policy.yaml").write_text(POLICY.format(months=12)),
+        "policy-12mo-gpu": lambda: (
+            (specs / "policy.yaml").write_text(POLICY.format(months=12)),
+            _edit(specs / "accelerator" / "test-gpu.yaml", "value: 3.35 TB/s", "value: 3.6 TB/s"),
         ),
         # Valid: a platform with no accelerator of its own.
         "bare-platform": lambda: (specs / "system" / "test-bare-system.yaml").write_text(
@@ -366,6 +387,35 @@ def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered
         open_version(tag, branches)
     assert fast.value.problems == whole.value.problems
     assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+
+
+def test_an_id_given_twice_one_of_them_remembered_is_reported_as_a_first_reading_reports_it(branches, tmp_path, monkeypatch):
+    compare_versions("r0", "r0", branches)
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", "id-twice", branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version("id-twice", branches)
+    assert fast.value.problems == whole.value.problems
+    assert "duplicate-id" in {problem.code for problem in whole.value.problems}
+
+
+def test_files_remembered_under_one_review_policy_are_not_taken_under_another(branches):
+    compare_versions("policy-6mo", "policy-6mo", branches)
+    found, *read = _reading_changes_only("policy-12mo", "policy-12mo-gpu", branches)
+    expected, *versions = _whole("policy-12mo", "policy-12mo-gpu", branches)
+    assert found == expected and _same_versions(read, versions)
+    # Only the GPU's memory bandwidth moved; its figures warn after 12 months on both sides.
+    assert [(c.change, c.figure) for c in compare_versions("policy-12mo", "policy-12mo-gpu", branches)[2]][0] == ("value_changed", "memory_bandwidth")
+    assert {figure.fields["warn_after"] for figure in read[0].records["test-gpu"].figures.values()} == {"12 month"}
+
+
+def test_a_revision_has_the_content_hash_of_its_files(history, tmp_path):
+    folder = _folder_at(history, "c1", tmp_path / "c1")
+    expected = open_version(str(folder), history).content_hash
+    # Read whole the first time, from its summary the second.
+    for _ in range(2):
+        assert open_version("c1", history).content_hash == compare_versions("c0", "c1", history)[1].content_hash == expected
 
 
 def test_a_source_gone_is_missed_by_every_remembered_file_citing_it(branches, tmp_path, monkeypatch):
