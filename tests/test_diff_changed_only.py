@@ -267,6 +267,14 @@ def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(h
     assert parsed == [] and _remembered("SELECT count(*) FROM file") == [(7,)]  # six files in c0 and c1, five with the same bytes
 
 
+def test_a_cache_folder_not_made_yet_is_made(history, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not" / "made" / "yet"))
+    compare_versions("c0", "c1", history)
+    parsed = _counting_parses(monkeypatch)
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
 def test_a_cache_another_process_holds_is_done_without(history, monkeypatch):
     compare_versions("c0", "c1", history)
     monkeypatch.setattr(revisioncache, "LOCK_TIMEOUT_SECONDS", 0.05)
