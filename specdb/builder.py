@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
 from specdb.locations import ServerDatabase
-from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
-from specdb.store import HEAD_REVISION, check_revision, holds, read_meta, schema_revision, stamp_matches, stamp_meta
+from specdb.specfiles import FolderFiles, Stamp, Tree, read_specs
+from specdb.store import HEAD_REVISION, check_revision, could_hold, holds, read_meta, schema_revision, stamp_matches, stamp_meta
 
 if TYPE_CHECKING:
     from specdb import schema
@@ -46,20 +46,6 @@ class BuildResult(NamedTuple):
     content_hash: str
 
 
-class SpecsRead(NamedTuple):
-    """A specs folder as read: its files, what could not be walked, the files' stamp and their content hash."""
-
-    tree: Tree
-    files: list[SpecFile]
-    stamp: Stamp
-    content_hash: str
-
-    @property
-    def whole(self) -> bool:
-        """Whether every spec file was read: only then can the content hash say the database holds them."""
-        return not self.tree.problems and all(file.raw is not None for file in self.files)
-
-
 def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
 
@@ -76,41 +62,48 @@ def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
     existing = _existing_state(db_path)
     if existing is not None and existing.revision != HEAD_REVISION:
         upgrade(db_path)
-    read = read_unless_held(specs, existing, lambda stamp: _restamp(db_path, specs, stamp, existing.meta))
-    if read is None:
+    tree = tree_unless_held(specs, existing, lambda stamp: _restamp(db_path, specs, stamp, existing.meta))
+    if tree is None:
         return existing.result(db_path, changed=False)
     with collection_paused():
-        return _build_new(specs, db_path, read)
+        return _build_new(specs, db_path, tree)
 
 
-def read_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> SpecsRead | None:
-    """None when the database already holds these specs; else the specs as read, to be validated.
+def tree_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> Tree | None:
+    """None when the database already holds these specs; else the specs folder's files, to be validated.
 
     Cheapest first: the files' metadata as the database recorded it; then
-    their bytes against its content hash, recording the files' metadata anew
-    through `restamp` when only it changed.
+    their bytes against its content hash (read one at a time and let go),
+    recording the files' metadata anew through `restamp` when only it changed.
     """
     if existing is not None and stamp_matches(existing.meta, specs):
         return None
-    tree, files, stamp = read_specs(specs)
-    read = SpecsRead(tree, files, stamp, content_digest((file.relpath, file.raw) for file in files if file.raw is not None))
-    if existing is not None and read.whole and holds(existing.meta, specs, read.content_hash):
-        restamp(read.stamp)
+    tree, files = read_specs(specs)
+    if existing is not None and _holds_read(specs, existing, tree, files):
+        restamp(files.stamp())
         return None
-    return read
+    return tree
+
+
+def _holds_read(specs: Path, existing: "Existing", tree: Tree, files: FolderFiles) -> bool:
+    """Whether the database holds the files' bytes as they read now; files it cannot hold are not read."""
+    if tree.problems or not could_hold(existing.meta, specs):
+        return False
+    files.read_all()
+    return files.whole and holds(existing.meta, specs, files.content_hash())
 
 
 def validated_unless_held(specs: Path, existing: "Existing | None", restamp: Callable[[Stamp], None]) -> "Dataset | None":
-    """None when the database already holds these specs (see `read_unless_held`); else the specs, validated (InvalidSpecs when they are wrong)."""
-    read = read_unless_held(specs, existing, restamp)
-    return None if read is None else validated(specs, read)
+    """None when the database already holds these specs (see `tree_unless_held`); else the specs, validated (InvalidSpecs when they are wrong)."""
+    tree = tree_unless_held(specs, existing, restamp)
+    return None if tree is None else validated(specs, tree)
 
 
-def validated(specs: Path, read: SpecsRead) -> "Dataset":
+def validated(specs: Path, tree: Tree) -> "Dataset":
     """Every record, validated and kept; InvalidSpecs with every problem when any is wrong."""
     from specdb.dataset import load_tree
 
-    dataset = load_tree(specs, read.tree, read.files, read.stamp)
+    dataset = load_tree(specs, tree, FolderFiles(tree))
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
     return dataset
@@ -135,17 +128,19 @@ def collection_paused() -> Iterator[None]:
             gc.enable()
 
 
-def _build_new(specs: Path, db_path: Path, read: SpecsRead) -> BuildResult:
+def _build_new(specs: Path, db_path: Path, tree: Tree) -> BuildResult:
     """Under the lock, validate the specs into a new database and put it in place; a database that cannot be written reports the specs' problems first."""
-    with _locked_or_validated(specs, db_path, read):
+    with _locked_or_validated(specs, db_path, tree):
         # Another build may have finished the same work while this one waited for the lock.
         existing = _existing_state(db_path)
-        if existing is not None and existing.revision == HEAD_REVISION and read.whole and holds(existing.meta, specs, read.content_hash):
-            _restamp(db_path, specs, read.stamp, existing.meta)
-            return existing.result(db_path, changed=False)
+        if existing is not None and existing.revision == HEAD_REVISION:
+            files = FolderFiles(tree)
+            if _holds_read(specs, existing, tree, files):
+                _restamp(db_path, specs, files.stamp(), existing.meta)
+                return existing.result(db_path, changed=False)
         temporary = _temporary(db_path)
         try:
-            dataset = _write_database(temporary, specs, read)
+            dataset = _write_database(temporary, specs, tree)
             _replace(temporary, db_path)
         finally:
             _discard(temporary)
@@ -154,14 +149,14 @@ def _build_new(specs: Path, db_path: Path, read: SpecsRead) -> BuildResult:
 
 
 @contextmanager
-def _locked_or_validated(specs: Path, db_path: Path, read: SpecsRead) -> Iterator[None]:
+def _locked_or_validated(specs: Path, db_path: Path, tree: Tree) -> Iterator[None]:
     """Hold the build lock on a database that may be replaced; when it may not, the specs' own problems are reported before that."""
     with ExitStack() as stack:
         try:
             _refuse_read_only(db_path, "the specs changed")
             stack.enter_context(_locked(db_path))
         except DatabaseError:
-            validated(specs, read)
+            validated(specs, tree)
             raise
         yield
 
@@ -356,7 +351,7 @@ def migrate_file(path: Path) -> None:
         engine.dispose()
 
 
-def _write_database(path: Path, specs: Path, read: SpecsRead) -> Dataset:
+def _write_database(path: Path, specs: Path, tree: Tree) -> Dataset:
     """Validate the specs, writing each valid record into a new database at path; InvalidSpecs, with every problem, when any is wrong.
 
     The file is discarded on failure and renamed into place on success, so
@@ -373,7 +368,7 @@ def _write_database(path: Path, specs: Path, read: SpecsRead) -> Dataset:
         sqlschema.create(connection)
         connection.execute("BEGIN")
         writer = _RowWriter(connection)
-        dataset = load_tree(specs, read.tree, read.files, read.stamp, write=writer.write)
+        dataset = load_tree(specs, tree, FolderFiles(tree), write=writer.write)
         if not dataset.ok:
             raise InvalidSpecs(dataset.problems)
         writer.add("meta", meta_rows(build_meta(specs, dataset)))

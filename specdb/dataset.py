@@ -15,16 +15,17 @@ from __future__ import annotations
 import math
 import os
 import sys
+from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from specdb import schema, vocabulary
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
-from specdb.specfiles import SpecFile, Stamp, Tree, content_digest, read_specs
+from specdb.specfiles import FolderFiles, SpecSource, Stamp, Tree, read_specs
 from specdb.yamlread import Located, Path_, parse_yaml
 
 POLICY_FILE = "policy.yaml"
@@ -69,11 +70,20 @@ class Links:
     kind: str
     aliases: tuple[str, ...] = ()
     uses: tuple[tuple[str, str], ...] = ()
-    refs: frozenset[str] = frozenset()
+    # The source ids cited, each once: a tuple, which costs a quarter of a small set.
+    refs: tuple[str, ...] = ()
     # (figure name, product, factor, value) of each derived figure.
     derivations: tuple[tuple[str, tuple[str, ...], float, float], ...] = ()
-    values: dict[str, float] = field(default_factory=dict)
+    # Each figure's name and value, side by side: a dict and a float object per figure would cost twice as much.
+    names: tuple[str, ...] = ()
+    values: array = field(default_factory=lambda: array("d"))
     url: str | None = None
+
+    def value(self, name: str) -> float | None:
+        try:
+            return self.values[self.names.index(name)]
+        except ValueError:
+            return None
 
 
 # Hands each valid record, in the order of ids, to be written; the policy file comes first.
@@ -97,8 +107,8 @@ class Dataset:
     # Every valid record's links by id, and the links of records that failed validation, by the id they claim.
     links: dict[str, Links] = field(default_factory=dict, repr=False)
     unvalidated: list[tuple[str, Links]] = field(default_factory=list)
-    # Each file's bytes, to locate a problem found once its record is no longer held.
-    texts: dict[str, bytes] = field(default_factory=dict, repr=False)
+    # Where the files came from: a problem found once its record is no longer held is located in its file read again.
+    files: SpecSource | None = field(default=None, repr=False)
     record_count: int = 0
     source_count: int = 0
     figure_count: int = 0
@@ -113,44 +123,41 @@ def load_specs(root: Path) -> Dataset:
     return load_tree(Path(root), *read_specs(Path(root)))
 
 
-def load_tree(
-    root: Path, tree: Tree, files: list[SpecFile], stamp: Stamp, write: RecordWriter | None = None, *, progress: FilesDone | None = None
-) -> Dataset:
-    """Validate the files read by `read_specs`; with `write`, each valid record is written (while all so far are valid) instead of kept."""
+def load_tree(root: Path, tree: Tree, files: FolderFiles, write: RecordWriter | None = None, *, progress: FilesDone | None = None) -> Dataset:
+    """Validate the files found by `read_specs`; with `write`, each valid record is written (while all so far are valid) instead of kept."""
 
     def shown(relpath: str) -> str:
         return _shown(root, relpath)
 
     layout = [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems]
     dataset = load_files(root, files, shown, write=None if layout else write, progress=progress)
-    dataset.stamp = stamp
+    dataset.stamp = files.stamp()
     dataset.problems = sorted(dataset.problems + layout)
     return dataset
 
 
 def load_files(
     root: Path,
-    files: Iterable[SpecFile],
+    files: SpecSource,
     shown: Callable[[str], str],
     write: RecordWriter | None = None,
     *,
     across_records: bool = True,
     progress: FilesDone | None = None,
 ) -> Dataset:
-    """Validate records given as spec files: from a folder, or from a git revision.
+    """Validate records given as spec files: from a folder, or from a git revision; each file is read as its turn comes.
 
     Without `write` every valid record is kept in `records`; with it, each is
     handed to `write` while no problem has been found, and only its links are kept.
     Without `across_records`, each file is validated on its own: for some files of a version known to be valid as a whole.
     `progress` is told the files validated so far and the files in all, after each file.
     """
-    dataset = Dataset(root=root, shown=shown)
-    files = list(files)
-    dataset.texts = {file.relpath: file.raw for file in files if file.raw is not None}
-    dataset.content_hash = content_digest(dataset.texts.items())
-    for done, file in enumerate(sorted(files, key=_load_order), 1):
+    dataset = Dataset(root=root, shown=shown, files=files)
+    total = len(files.relpaths)
+    for done, relpath in enumerate(sorted(files.relpaths, key=_load_order), 1):
         if progress is not None and done > 1:
-            progress(done - 1, len(files))
+            progress(done - 1, total)
+        file = files.read(relpath)
         where = shown(file.relpath)
         if file.raw is None:
             dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
@@ -160,17 +167,18 @@ def load_files(
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
         if located is None or not _load_one(dataset, file.relpath, where, located, write):
             dataset.unloaded.add(Path(file.relpath).stem)
-    if progress is not None and files:
-        progress(len(files), len(files))
+    if progress is not None and total:
+        progress(total, total)
+    dataset.content_hash = files.content_hash()
     if across_records:
         _check_references(dataset)
     dataset.problems.sort()
     return dataset
 
 
-def _load_order(file: SpecFile) -> tuple[bool, str, str]:
+def _load_order(relpath: str) -> tuple[bool, str, str]:
     """The policy file first (every figure's review policy may come from it), then records in the order of their ids."""
-    return file.relpath != POLICY_FILE, Path(file.relpath).stem, file.relpath
+    return relpath != POLICY_FILE, Path(relpath).stem, relpath
 
 
 def _shown(root: Path, relpath: str) -> str:
@@ -239,20 +247,24 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
 
 
 def _links(model: Record | SourceRecord, relpath: str) -> Links:
+    kind = sys.intern(model.kind)
     if isinstance(model, SourceRecord):
-        return Links(relpath, model.kind, url=model.url)
+        return Links(relpath, kind, url=model.url)
     refs: set[str] = set()
     derivations = []
-    values = {}
+    values = array("d")
     for name, figure in model.figures.items():
         name = sys.intern(name)
-        refs.update(citation.ref for citation in figure.sources)
+        # Interned: the same few source ids are cited by many records, and are kept until every record is read.
+        refs.update(sys.intern(citation.ref) for citation in figure.sources)
         for claim in (*figure.history, *figure.alternatives):
-            refs.update(citation.ref for citation in claim.sources)
+            refs.update(sys.intern(citation.ref) for citation in claim.sources)
         if figure.derived is not None:
-            derivations.append((name, tuple(figure.derived.product), figure.derived.factor, figure.value.value))
-        values[name] = figure.value.value
-    return Links(relpath, model.kind, tuple(model.aliases), tuple(model.uses.items()), frozenset(refs), tuple(derivations), values)
+            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor, figure.value.value))
+        values.append(figure.value.value)
+    uses = tuple((role, sys.intern(target)) for role, target in model.uses.items())
+    names = tuple(map(sys.intern, model.figures))
+    return Links(relpath, kind, tuple(model.aliases), uses, tuple(refs), tuple(derivations), names, values)
 
 
 def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
@@ -265,18 +277,19 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
     uses = data.get("uses")
     figures = data.get("figures")
     derivations = []
-    values = {}
+    names, values = [], array("d")
     for name, body in (figures.items() if isinstance(figures, dict) else ()):
         try:
             figure = Figure.model_validate(body)
         except ValidationError:
             continue
         if figure.derived is not None:
-            derivations.append((name, tuple(figure.derived.product), figure.derived.factor, figure.value.value))
-        values[name] = figure.value.value
+            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor, figure.value.value))
+        names.append(name)
+        values.append(figure.value.value)
     written_uses = tuple((role, target) for role, target in uses.items() if role in schema.ROLE_KINDS and isinstance(target, str)) if isinstance(uses, dict) else ()
-    refs = frozenset(ref for _, ref in _written_citations(data))
-    return Links(relpath, kind if isinstance(kind, str) else "", (), written_uses, refs, tuple(derivations), values)
+    refs = tuple({ref: None for _, ref in _written_citations(data)})
+    return Links(relpath, kind if isinstance(kind, str) else "", (), written_uses, refs, tuple(derivations), tuple(names), values)
 
 
 def _written_citations(data: Any) -> Iterator[tuple[Path_, str]]:
@@ -424,7 +437,9 @@ def _check_outgoing(dataset: Dataset, sources: set[str], report, record_id: str,
             report(("uses", role), f"uses.{role}: '{target}' is a {target_links.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
     unknown = {ref for ref in links.refs if ref not in sources and ref not in dataset.unloaded}
     if unknown:
-        for path, ref in _written_citations(report.located.data):
+        located = report.located
+        written = _written_citations(located.data) if located is not None else [((), ref) for ref in sorted(unknown)]
+        for path, ref in written:
             if ref in unknown:
                 report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)", "unknown-source")
     for name, product_names, factor, value in links.derivations:
@@ -440,21 +455,29 @@ def _check_source_domain(url: str | None, excluded: list[str], report) -> None:
 
 
 class _Reporter:
-    """Adds a record's problems, located in its file, which is parsed again on the first one."""
+    """Adds a record's problems, located in its file, which is read and parsed again on the first one.
+
+    A file whose bytes changed since they were validated cannot place them: they are reported on the whole file.
+    """
 
     def __init__(self, dataset: Dataset, links: Links) -> None:
         self.dataset = dataset
         self.relpath = links.relpath
+        self._parsed = False
         self._located: Located | None = None
 
     @property
-    def located(self) -> Located:
-        if self._located is None:
-            self._located, _ = parse_yaml(self.dataset.texts[self.relpath])
+    def located(self) -> Located | None:
+        if not self._parsed:
+            self._parsed = True
+            raw = self.dataset.files.again(self.relpath) if self.dataset.files is not None else None
+            self._located = parse_yaml(raw)[0] if raw is not None else None
         return self._located
 
     def __call__(self, path: tuple[Any, ...], message: str, code: str) -> None:
-        self.dataset.problems.append(Problem(self.dataset.shown(self.relpath), *self.located.where(path), message, code))
+        located = self.located
+        where = located.where(path) if located is not None else (0, 0)
+        self.dataset.problems.append(Problem(self.dataset.shown(self.relpath), *where, message, code))
 
 
 def _check_derivation(dataset: Dataset, report, record_id: str, links: Links, name: str, product_names: tuple[str, ...], factor: float, value: float) -> None:
@@ -463,7 +486,7 @@ def _check_derivation(dataset: Dataset, report, record_id: str, links: Links, na
     for index, reference in enumerate(product_names):
         other_record, _, other_name = reference.rpartition(".")
         target = dataset.links.get(other_record) if other_record else links
-        part = target.values.get(other_name) if target is not None else None
+        part = target.value(other_name) if target is not None else None
         if part is None:
             if (other_record or record_id) not in dataset.unloaded:
                 report(path + (index,), f"derived: no figure '{reference}'", "unknown-figure")

@@ -101,8 +101,7 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
     from specdb.dataset import load_tree
     from specdb.specfiles import read_specs
 
-    tree, files, stamp = read_specs(path)
-    return _snapshot(load_tree(path, tree, files, stamp, progress=told(f"reading {label}", progress)), label)
+    return _snapshot(load_tree(path, *read_specs(path), progress=told(f"reading {label}", progress)), label)
 
 
 def told(label: str, progress: Progress | None) -> Callable[[int, int], None] | None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 EXIT_FINDINGS = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
+# 128 + SIGINT: what a shell reports for a command ended by Ctrl-C.
+EXIT_INTERRUPTED = 130
 
 
 class SpecdbError(Exception):

@@ -170,14 +170,16 @@ def store_files(entries: dict[str, Rows]) -> None:
     for attempt in range(2):
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            connection = sqlite3.connect(path, timeout=LOCK_TIMEOUT_SECONDS)
+            texts = [(key, json.dumps(rows)) for key, rows in entries.items()]
+            connection = sqlite3.connect(path, timeout=LOCK_TIMEOUT_SECONDS, isolation_level=None)
             try:
-                with connection:
-                    if [row[1] for row in connection.execute("PRAGMA table_info(file)")] != list(_COLUMNS):
-                        connection.execute("DROP TABLE IF EXISTS file")
-                        connection.execute(f"CREATE TABLE file ({', '.join(f'{column} {sql}' for column, sql in _COLUMNS.items())})")
-                    texts = [(key, json.dumps(rows)) for key, rows in entries.items()]
-                    connection.executemany("INSERT OR REPLACE INTO file (key, rows, checksum) VALUES (?, ?, ?)", [(key, text, _checksum(text)) for key, text in texts])
+                # One writer at a time from the look at the layout to the last row: another's new table is never dropped.
+                connection.execute("BEGIN IMMEDIATE")
+                if [row[1] for row in connection.execute("PRAGMA table_info(file)")] != list(_COLUMNS):
+                    connection.execute("DROP TABLE IF EXISTS file")
+                    connection.execute(f"CREATE TABLE file ({', '.join(f'{column} {sql}' for column, sql in _COLUMNS.items())})")
+                connection.executemany("INSERT OR REPLACE INTO file (key, rows, checksum) VALUES (?, ?, ?)", [(key, text, _checksum(text)) for key, text in texts])
+                connection.execute("COMMIT")
             finally:
                 connection.close()
             return

@@ -12,6 +12,7 @@ first reading reports them.
 
 from __future__ import annotations
 
+from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from specdb import gitsource, revisioncache
     from specdb.dataset import Dataset, Links
     from specdb.revisioncache import RevisionSummary
+    from specdb.specfiles import SpecSource
 
 # The review policies' file, which reaches every figure (`dataset.POLICY_FILE`, named here without importing the validation).
 POLICY_FILE = "policy.yaml"
@@ -111,20 +113,26 @@ def _validated(
         return found, ""
     from specdb.dataset import load_files
     from specdb.rows import Numbering, record_rows
-    from specdb.specfiles import SpecFile, content_digest
+    from specdb.specfiles import SpecFile, SpecsInMemory
 
     shown = _shown_in(repo, text)
     listed = listing if whole else unread
-    texts = dict(zip((relpath for relpath, _ in listed), gitsource.read_blobs(repo, [blob for _, blob in listed])))
-    dataset = load_files(specs, [SpecFile(relpath, texts[relpath]) for relpath, _ in unread], shown, across_records=False, progress=told(f"reading {text}", progress))
-    if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), texts))):
+    files = [SpecFile(relpath, raw) for (relpath, _), raw in zip(listed, gitsource.read_blobs(repo, [blob for _, blob in listed]))]
+    dataset = load_files(
+        specs, SpecsInMemory(file for file in files if file.relpath not in found), shown, across_records=False,
+        progress=told(f"reading {text}", progress),
+    )
+    every = SpecsInMemory(files)
+    for relpath in every.relpaths:
+        every.read(relpath)  # so that the content hash covers every file, and a problem can be located in any
+    if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), every))):
         if whole:
-            dataset = load_files(specs, [SpecFile(relpath, raw) for relpath, raw in texts.items()], shown)
+            dataset = load_files(specs, SpecsInMemory(files), shown)
         raise InvalidSpecs(dataset.problems)
     validated = {loaded.relpath: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering())) for loaded in dataset.records.values()}
     revisioncache.store_files({keys[relpath]: rows for relpath, rows in validated.items()})
     found.update(validated)
-    return found, content_digest(texts.items()) if whole else ""
+    return found, every.content_hash() if whole else ""
 
 
 def _assembled(rows_of_files: Iterable[revisioncache.Rows], text: str, commit: str, content_hash: str) -> Snapshot:
@@ -153,11 +161,11 @@ def _platforms(found: dict[str, revisioncache.Rows]) -> Iterator[revisioncache.R
                 yield found[f"accelerator/{accelerator}.yaml"]
 
 
-def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.Rows], texts: dict[str, bytes]) -> bool:
+def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.Rows], every: SpecSource) -> bool:
     """Whether the records of a whole revision, some validated before and given by their rows, pass the checks across records.
 
-    False as well when two files give one id, which the full validation reports as it does; the texts of every file
-    locate a problem.
+    False as well when two files give one id, which the full validation reports as it does; `every` file of the
+    revision locates a problem.
     """
     from specdb.dataset import check_references
 
@@ -166,7 +174,7 @@ def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.R
         if record_id in dataset.links:
             return False
         dataset.links[record_id] = links
-    dataset.texts = texts
+    dataset.files = every
     check_references(dataset)
     return dataset.ok
 
@@ -175,7 +183,7 @@ def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
     """What the checks across records need of a record, from its rows, as `dataset` gathers it from the validated record."""
     from specdb.dataset import Links
 
-    aliases, uses, refs, derivations, values = [], [], set(), [], {}
+    aliases, uses, refs, derivations, names, values = [], [], {}, [], [], array("d")
     for table, row in rows:
         if table == "source":
             return row["id"], Links(row["path"], "source", url=row["url"])
@@ -186,12 +194,15 @@ def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
         elif table == "record_use":
             uses.append((row["role"], row["target_id"]))
         elif table == "figure":
-            values[row["name"]] = row["value"]
+            names.append(row["name"])
+            values.append(row["value"])
             if row["derived_product"] is not None:
                 derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"], row["value"]))
         elif table == "citation":
-            refs.add(row["source_id"])
-    return record["id"], Links(record["path"], record["kind"], tuple(aliases), tuple(uses), frozenset(refs), tuple(derivations), values)
+            refs[row["source_id"]] = None
+    return record["id"], Links(
+        record["path"], record["kind"], tuple(aliases), tuple(uses), tuple(refs), tuple(derivations), tuple(names), values,
+    )
 
 
 def _numbered_apart(table: str, row: dict[str, Any], file_number: int) -> dict[str, Any]:

@@ -15,14 +15,17 @@ read (a stamp). The stamp can only ever save work, never hide a change:
 
 from __future__ import annotations
 
+import bisect
 import os
 import stat
 import time
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Iterable, NamedTuple
 
 RACY_SECONDS = 2
 MAX_FILE_BYTES = 5 * 1024 * 1024
+_DIGEST_BYTES = 32  # SHA-256
 _YAML_SUFFIXES = (".yaml", ".yml")
 
 
@@ -34,14 +37,14 @@ class TreeProblem(NamedTuple):
 
 
 class Tree:
-    """The spec files under a folder, as (relative path with '/', full path), and what could not be walked."""
+    """The spec files under a folder, as relative paths with '/', and what could not be walked."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.files: list[tuple[str, str]] = []
+        self.files: list[str] = []
         self.problems: list[TreeProblem] = []
-        # Each spec file's metadata as the walk saw it, so a freshness check looks at every file once.
-        self.metadata: dict[str, os.stat_result] = {}
+        # Each spec file's stamp line as the walk saw it, so a freshness check looks at every file once (when asked for).
+        self.lines: dict[str, str] = {}
 
 
 class SpecFile(NamedTuple):
@@ -63,12 +66,14 @@ def is_spec_file(name: str) -> bool:
     return name.lower().endswith(_YAML_SUFFIXES)
 
 
-def walk(root: Path) -> Tree:
+def walk(root: Path, *, stamp_lines: bool = True) -> Tree:
     """Every YAML file under root in a stable order, and every folder, link or file that cannot be taken as one.
 
     Hidden names (starting with '.') are skipped on purpose: version control and
     editors keep their files there. Folders reached through symbolic links are
-    not followed, so a link loop cannot make the walk endless.
+    not followed, so a link loop cannot make the walk endless. Without
+    `stamp_lines` the files' metadata is not kept: a build takes it from each
+    file as it reads it.
     """
     tree = Tree(Path(root))
     root_text = str(root)
@@ -91,8 +96,9 @@ def walk(root: Path) -> Tree:
                 subfolders.append(relpath)
             elif kind == "file":
                 if is_spec_file(entry.name):
-                    tree.files.append((relpath, entry.path))
-                    tree.metadata[relpath] = info
+                    tree.files.append(relpath)
+                    if stamp_lines:
+                        tree.lines[relpath] = _stamp_line(relpath, info)
             elif kind is not None:
                 tree.problems.append(TreeProblem(relpath, kind))
         pending.extend(reversed(subfolders))
@@ -121,42 +127,121 @@ def _kind(entry: os.DirEntry) -> tuple[str | None, os.stat_result | None]:
     return ("not a regular file: a spec is a plain file" if is_spec_file(entry.name) else None), info
 
 
-def read_specs(root: Path) -> tuple[Tree, list[SpecFile], Stamp]:
-    """Every spec file under root, read once, with the stamp of what was read; a missing folder is a usage error."""
+def read_specs(root: Path) -> tuple[Tree, FolderFiles]:
+    """The spec files under root, to be read one at a time; a missing folder is a usage error."""
     if not root.is_dir():
         from specdb.errors import UsageError
 
         raise UsageError(f"{root}: specs folder not found" if not root.exists() else f"{root}: not a folder")
-    tree = walk(root)
-    return (tree, *read_tree(tree))
+    tree = walk(root, stamp_lines=False)
+    return tree, FolderFiles(tree)
 
 
-def read_tree(tree: Tree) -> tuple[list[SpecFile], Stamp]:
-    """Every spec file's bytes, and the stamp of what was read (each file's metadata taken before its bytes)."""
-    started = time.time_ns()
-    files, lines, newest_change = [], [str(tree.root)], 0
-    for relpath, path in tree.files:
+class SpecSource(ABC):
+    """Spec files handed out one at a time, in any order, so that no more than one file's bytes need be held.
+
+    It remembers a digest of each file's bytes as they were handed out: the
+    content hash is made of them, and a file asked for again to locate a
+    problem is given only when its bytes are still those.
+    """
+
+    def __init__(self, relpaths: list[str]) -> None:
+        # Sorted: a file's place among them says where its digest is kept, in one buffer for all (a dict would cost
+        # several times as much a file).
+        self.relpaths = relpaths
+        self._digests = bytearray(_DIGEST_BYTES * len(relpaths))
+        self._digested = bytearray(len(relpaths))
+        self.whole = True
+
+    def read(self, relpath: str) -> SpecFile:
+        file = self._fetch(relpath)
+        if file.raw is None:
+            self.whole = False
+        else:
+            place = self._place(relpath)
+            self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES] = _digest(file.raw)
+            self._digested[place] = 1
+        return file
+
+    def again(self, relpath: str) -> bytes | None:
+        """The bytes `read` gave for relpath; None when they can no longer be had."""
+        raw = self._fetch(relpath, again=True).raw
+        return raw if raw is not None and self._digested[self._place(relpath)] and _digest(raw) == self._digest_of(self._place(relpath)) else None
+
+    def content_hash(self) -> str:
+        """The version of the files read so far: a hash of each one's path and the digest of its bytes, in the order of paths."""
+        import hashlib
+
+        digest = hashlib.sha256()
+        for place, relpath in enumerate(self.relpaths):
+            if self._digested[place]:
+                digest.update(relpath.encode() + b"\0" + self._digest_of(place))
+        return digest.hexdigest()
+
+    def _place(self, relpath: str) -> int:
+        return bisect.bisect_left(self.relpaths, relpath)
+
+    def _digest_of(self, place: int) -> bytes:
+        return bytes(self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES])
+
+    @abstractmethod
+    def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
+        """The file now; `again` when it was read before, to locate a problem."""
+
+
+class SpecsInMemory(SpecSource):
+    """Spec files whose bytes are already held, as a git revision's are."""
+
+    def __init__(self, files: Iterable[SpecFile]) -> None:
+        self._files = {file.relpath: file for file in files}
+        super().__init__(sorted(self._files))
+
+    def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
+        return self._files[relpath]
+
+
+class FolderFiles(SpecSource):
+    """The spec files of a walked folder, read from disk when asked for, with the stamp of what was read."""
+
+    def __init__(self, tree: Tree) -> None:
+        super().__init__(tree.files)
+        self.root = tree.root
+        self._root_text = str(tree.root)
+        self._started = time.time_ns()
+        # Each file's metadata as read, in the order of paths (None for a file not read).
+        self._metadata: list[str | None] = [None] * len(self.relpaths)
+        self._newest_change = 0
+
+    def stamp(self) -> Stamp:
+        """The metadata of every file read, each taken from the open file before its bytes were read."""
+        lines = (f"{relpath}\t{metadata}" for relpath, metadata in zip(self.relpaths, self._metadata) if metadata is not None)
+        return Stamp("\n".join([str(self.root), *lines]), _racy(self._newest_change, self._started))
+
+    def read_all(self) -> FolderFiles:
+        """Read every file once, keeping only their digests and metadata."""
+        for relpath in self.relpaths:
+            self.read(relpath)
+        return self
+
+    def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
         try:
-            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+            descriptor = os.open(os.path.join(self._root_text, relpath), os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
         except OSError as error:
-            files.append(SpecFile(relpath, None, f"cannot read file: {error.strerror or error}"))
-            continue
+            return SpecFile(relpath, None, f"cannot read file: {error.strerror or error}")
         try:
             info = os.fstat(descriptor)
             if not stat.S_ISREG(info.st_mode):
-                files.append(SpecFile(relpath, None, "not a regular file: a spec is a plain file"))
-                continue
-            lines.append(_stamp_line(relpath, info))
-            newest_change = max(newest_change, info.st_ctime_ns)
+                return SpecFile(relpath, None, "not a regular file: a spec is a plain file")
+            if not again:
+                self._metadata[self._place(relpath)] = _stamp_fields(info)
+                self._newest_change = max(self._newest_change, info.st_ctime_ns)
             if info.st_size > MAX_FILE_BYTES:
-                files.append(SpecFile(relpath, None, too_large(info.st_size)))
-                continue
-            files.append(SpecFile(relpath, _read_all(descriptor, info.st_size)))
+                return SpecFile(relpath, None, too_large(info.st_size))
+            return SpecFile(relpath, _read_all(descriptor, info.st_size))
         except OSError as error:
-            files.append(SpecFile(relpath, None, f"cannot read file: {error.strerror or error}"))
+            return SpecFile(relpath, None, f"cannot read file: {error.strerror or error}")
         finally:
             os.close(descriptor)
-    return files, Stamp("\n".join(lines), _racy(newest_change, started))
 
 
 def _read_all(descriptor: int, size: int) -> bytes:
@@ -168,28 +253,28 @@ def _read_all(descriptor: int, size: int) -> bytes:
         chunks.append(chunk)
 
 
+def _digest(raw: bytes) -> bytes:
+    import hashlib  # here, not at the top: a read of an up-to-date database never hashes
+
+    return hashlib.sha256(raw).digest()
+
+
 def too_large(size: int) -> str:
     return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
 
 
 def current_lines(tree: Tree) -> str:
     """The stamp's lines the files have now, from the metadata the walk just took."""
-    return "\n".join([str(tree.root), *(_stamp_line(relpath, tree.metadata[relpath]) for relpath, _ in tree.files)])
+    return "\n".join([str(tree.root), *(tree.lines[relpath] for relpath in tree.files)])
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:
-    return f"{relpath}\t{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
+    return f"{relpath}\t{_stamp_fields(info)}"
+
+
+def _stamp_fields(info: os.stat_result) -> str:
+    return f"{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
 
 
 def _racy(newest_change_ns: int, taken_ns: int) -> bool:
     return newest_change_ns >= taken_ns - RACY_SECONDS * 1_000_000_000
-
-
-def content_digest(files: Iterable[tuple[str, bytes]]) -> str:
-    """The version of a set of spec files: a hash of their paths and bytes, in order."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for relpath, raw in files:
-        digest.update(relpath.encode() + b"\0" + raw + b"\0")
-    return digest.hexdigest()

@@ -67,14 +67,19 @@ def stamp_meta(specs: Path, stamp: Stamp) -> dict[str, str]:
     }
 
 
+def could_hold(meta: dict[str, str], specs: Path) -> bool:
+    """Whether a database with this meta was built by this specdb from this specs folder: only then can its content hash say it holds the files."""
+    return meta.get("specs_dir") == str(specs) and meta.get("specdb_version") == __version__ and bool(meta.get("content_hash"))
+
+
 def holds(meta: dict[str, str], specs: Path, content_hash: str) -> bool:
     """Whether a database with this meta was built by this specdb from exactly these bytes of this specs folder."""
-    return meta.get("specs_dir") == str(specs) and meta.get("specdb_version") == __version__ and meta.get("content_hash") == content_hash
+    return could_hold(meta, specs) and meta.get("content_hash") == content_hash
 
 
 def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
     """Whether the files' metadata alone proves they are the ones the database was built from (see specfiles)."""
-    if meta.get("spec_files_racy") != "no" or not holds(meta, specs, meta.get("content_hash", "")):
+    if meta.get("spec_files_racy") != "no" or not could_hold(meta, specs):
         return False
     tree = walk(specs)
     if tree.problems:

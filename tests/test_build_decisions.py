@@ -1,12 +1,15 @@
 """When a build works and when it does not, what a read connection allows, and what the stamp in `meta` says."""
 
+import contextlib
 import os
 import sqlite3
+import subprocess
 
 import pytest
 
 from specdb import __version__, builder, specfiles
 from specdb.builder import build, validated_unless_held
+from specdb.dataset import load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import Stamp, current_lines, walk
 from specdb.store import check_revision, connect_readonly, holds, is_fresh, open_fresh, read_meta, stamp_matches, stamp_meta
@@ -150,6 +153,90 @@ def test_new_metadata_of_the_same_bytes_is_recorded_without_a_rebuild(specs, db)
     assert meta["spec_files"] == current_lines(walk(specs))
     assert meta["spec_files_racy"] == "no"
     assert stamp_matches(meta, specs)
+
+
+def test_a_file_changed_after_the_hash_check_is_built_as_it_was_validated(specs, db, monkeypatch):
+    """The bytes compared with the database are let go: the ones validated next are the ones the new database names."""
+    build(specs, db)
+    link = specs / "link" / "test-link.yaml"
+    original = link.read_text()
+    link.write_text(original.replace("value: 25 GB/s", "value: 26 GB/s"))
+    read_all = specfiles.FolderFiles.read_all
+
+    def edited_after_reading(files):
+        read_all(files)
+        link.write_text(original.replace("value: 25 GB/s", "value: 50 GB/s").replace("value: 900 GB/s", "value: 1800 GB/s"))
+        return files
+
+    monkeypatch.setattr(specfiles.FolderFiles, "read_all", edited_after_reading)
+    assert build(specs, db).changed
+    monkeypatch.undo()
+    monkeypatch.setattr(specfiles, "RACY_SECONDS", 0)
+    connection = sqlite3.connect(db)
+    value = connection.execute("SELECT value FROM figure WHERE record_id = 'test-link' AND name = 'per_link_bandwidth'").fetchone()[0]
+    connection.close()
+    assert value == 50e9
+    assert _meta(db)["content_hash"] == load_specs(specs).content_hash
+    assert not build(specs, db).changed
+
+
+def _git(folder, *args):
+    return subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def test_the_meta_names_the_record_format_the_licence_and_the_last_commit_of_the_specs(tmp_path, specs, db):
+    """git_revision is the last commit that touched the specs folder, not the repository's newest."""
+    build(specs, db)
+    meta = _meta(db)
+    assert (meta["record_format"], meta["data_license"], meta["git_revision"]) == ("1", "CC-BY-4.0", "")
+    _git(tmp_path, "init", "-q")
+    _git(tmp_path, "add", "specs")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "specs")
+    specs_commit = _git(tmp_path, "rev-parse", "HEAD")
+    (tmp_path / "notes.txt").write_text("not a spec")
+    _git(tmp_path, "add", "notes.txt")
+    _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "notes")
+    assert _git(tmp_path, "rev-parse", "HEAD") != specs_commit
+    (specs / "link" / "test-link.yaml").write_text((specs / "link" / "test-link.yaml").read_text() + "\n")
+    assert build(specs, db).changed
+    assert _meta(db)["git_revision"] == specs_commit
+
+
+def test_a_build_that_finds_the_same_work_done_while_it_waited_for_the_lock_keeps_that_database(specs, db, monkeypatch):
+    build(specs, db)
+    (specs / "link" / "test-link.yaml").write_text((specs / "link" / "test-link.yaml").read_text() + "\n")
+    locked = builder._locked
+
+    @contextlib.contextmanager
+    def another_build_first(db_path):
+        monkeypatch.setattr(builder, "_locked", locked)
+        assert build(specs, db_path).changed
+        with locked(db_path):
+            yield
+
+    monkeypatch.setattr(builder, "_locked", another_build_first)
+    built_by_the_other = None
+
+    def inode_after_the_other(*args):
+        nonlocal built_by_the_other
+        built_by_the_other = db.stat().st_ino
+        return original_existing(*args)
+
+    original_existing = builder._existing_state
+    monkeypatch.setattr(builder, "_existing_state", inode_after_the_other)
+    result = build(specs, db)
+    assert (result.changed, result.records, result.figures) == (False, 6, 16)
+    assert db.stat().st_ino == built_by_the_other
+    assert result.content_hash == _meta(db)["content_hash"] == load_specs(specs).content_hash
+
+
+def test_a_new_database_with_a_broken_reference_is_refused(tmp_path):
+    path = tmp_path / "new.sqlite"
+    connection = sqlite3.connect(path)
+    connection.executescript("CREATE TABLE parent (id INTEGER PRIMARY KEY); CREATE TABLE child (parent_id INTEGER REFERENCES parent (id)); INSERT INTO child VALUES (7);")
+    connection.close()
+    with pytest.raises(DatabaseError, match=r"failed its check \(ok; 1 broken references\)"):
+        builder._check_database(path)
 
 
 @pytest.mark.parametrize("mode", [0o444, 0o445])

@@ -7,7 +7,7 @@ import sys
 import pytest
 
 from specdb import vocabulary
-from specdb.cli import main
+from specdb.cli import dispatch, main
 from specdb.dataset import Problem
 from specdb.errors import DatabaseError, InvalidSpecs, NotFound, SpecdbError, UsageError
 from specdb.suggest import closest, did_you_mean
@@ -45,13 +45,16 @@ def test_an_unexpected_failure_is_one_line_and_exit_3(monkeypatch, capsys):
     assert (code, out, err) == (3, "", "specdb: internal error: RuntimeError: the vocabulary is unreadable\n")
 
 
-def test_an_interrupt_exits_130_without_a_traceback(monkeypatch, capsys):
+def test_an_interrupt_exits_130_with_one_line_wherever_it_comes(monkeypatch, capsys):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    # During a command (the shell shows the ^C) and while the command is still being loaded.
+    # During a command run by the fast path, during the same command run by Typer, and while the command is still being loaded.
     monkeypatch.setattr(vocabulary, "rows", interrupted)
-    assert _main(monkeypatch, capsys, "query", "names") == (130, "", "")
+    assert _main(monkeypatch, capsys, "query", "names") == (130, "", "specdb: interrupted\n")
+    with monkeypatch.context() as typer_only:
+        typer_only.setattr(dispatch, "run", lambda argv: False)
+        assert _main(monkeypatch, capsys, "query", "names") == (130, "", "specdb: interrupted\n")
     monkeypatch.setattr(importlib, "import_module", interrupted)
     assert _main(monkeypatch, capsys, "query", "names") == (130, "", "specdb: interrupted\n")
 

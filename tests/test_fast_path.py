@@ -162,13 +162,13 @@ def test_a_completion_request_is_left_to_typer(monkeypatch):
 
 
 @pytest.mark.parametrize(("interruption", "expected"), [
-    (KeyboardInterrupt(), ("", "", 130)),
+    (KeyboardInterrupt(), ("", "specdb: interrupted\n", 130)),
     (EOFError(), ("", "\nAborted!\n", 1)),
     (BrokenPipeError(errno.EPIPE, "Broken pipe"), ("", "", 1)),
     (OSError(errno.EIO, "Input/output error"), ("", "specdb: internal error: OSError: [Errno 5] Input/output error\n", 3)),
 ], ids=["ctrl-c", "closed stdin", "broken pipe", "i/o error"])
 def test_an_interrupted_command_ends_as_under_typer(interruption, expected, data, monkeypatch, capsys):
-    """Ctrl-C leaves silently with 130, a closed standard input with Typer's "Aborted!" and 1, a reader gone away quietly with 1."""
+    """Ctrl-C leaves with one line and 130, a closed standard input with Typer's "Aborted!" and 1, a reader gone away quietly with 1."""
     from specdb.cli import records
 
     @functools.wraps(records.list_records)  # the same parameters, for Typer

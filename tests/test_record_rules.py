@@ -5,6 +5,7 @@ Line and column numbers are counted by hand in the text written by each test.
 """
 
 import datetime as dt
+import hashlib
 import os
 import shutil
 import tempfile
@@ -14,6 +15,7 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.dataset import Problem, load_specs
+from specdb.specfiles import SpecFile, SpecsInMemory
 
 NPU = "accelerator/test-npu.yaml"
 # A valid accelerator: line numbers below refer to this text.
@@ -435,6 +437,21 @@ def test_the_content_hash_follows_the_bytes(tmp_path):
     gpu = second / "accelerator" / "test-gpu.yaml"
     gpu.write_text(gpu.read_text() + "\n")
     assert load_specs(first).content_hash != load_specs(second).content_hash
+
+
+def test_the_content_hash_is_the_documented_one_whatever_the_order_of_reading(tmp_path):
+    """The README's definition: SHA-256 over each file's path, a zero byte and the SHA-256 of its bytes, in the order of paths."""
+    specs = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    files = sorted(path.relative_to(specs).as_posix() for path in specs.rglob("*.yaml"))
+    expected = hashlib.sha256(b"".join(f.encode() + b"\0" + hashlib.sha256((specs / f).read_bytes()).digest() for f in files)).hexdigest()
+    assert load_specs(specs).content_hash == expected
+    backwards = SpecsInMemory(SpecFile(f, (specs / f).read_bytes()) for f in reversed(files))
+    for relpath in reversed(files):
+        backwards.read(relpath)
+    assert backwards.content_hash() == expected
+    (specs / "link" / "test-pcie.yaml").rename(specs / "link" / "test-pcie-moved.yaml")
+    assert load_specs(specs).content_hash != expected
 
 
 @pytest.mark.parametrize("relpath, text, problem", [

@@ -9,8 +9,9 @@ import pytest
 
 from specdb import builder, sqlschema
 from specdb.builder import build, migrate_file
-from specdb.dataset import load_specs
+from specdb.dataset import load_specs, load_tree
 from specdb.errors import DatabaseError, InvalidSpecs
+from specdb.specfiles import read_specs
 
 # A system whose one figure fails validation, and which also names a link and a source that do not exist and
 # derives a figure that does not match. Columns counted by hand from the text below.
@@ -182,3 +183,19 @@ def test_a_row_the_database_refuses_is_never_dropped_silently(specs, db, monkeyp
     with pytest.raises(DatabaseError, match=r"refused a row the validation let through \(UNIQUE constraint failed: alias.alias_key\)"):
         build(specs, db)
     assert not db.exists()
+
+
+def test_a_file_changed_after_it_was_validated_has_its_later_problems_on_the_whole_file(specs):
+    """Its bytes are not held: read again to place a problem, they must be the bytes validated, or no position is given."""
+    system = specs / SYSTEM
+    system.write_text(BROKEN_SYSTEM)
+    tree, files = read_specs(specs)
+
+    def edit_when_all_are_read(done, total):
+        if done == total:
+            system.write_text("# edited\n" + BROKEN_SYSTEM)
+
+    problems = load_tree(specs, tree, files, progress=edit_when_all_are_read).problems
+    # The file's own problem is placed while it is read; the rest are found once every file is read.
+    assert _located(problems) == [("derived-mismatch", 0, 0), ("invalid-value", 9, 25), ("unknown-record", 0, 0), ("unknown-source", 0, 0)]
+    assert [problem.message for problem in problems if problem.code == "unknown-source"] == ["no source record 'test-missing' (expected specs/source/test-missing.yaml)"]

@@ -51,8 +51,9 @@ def main() -> None:
 
             make_app(_command_in(argv))()
     except KeyboardInterrupt:
-        print("specdb: interrupted", file=sys.stderr)
-        sys.exit(130)
+        from specdb.cli.common import interrupted
+
+        sys.exit(interrupted())
     except Exception as error:  # the last line of defence: a message, never a traceback
         print(f"specdb: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         sys.exit(EXIT_ENVIRONMENT)

@@ -51,6 +51,14 @@ def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None
     sys.stdout.write(render(rows, fmt, columns, document, width=terminal_width(sys.stdout)))
 
 
+def interrupted() -> int:
+    """Say that Ctrl-C ended the command, the same way wherever it came; the exit code to leave with."""
+    from specdb.errors import EXIT_INTERRUPTED
+
+    print("specdb: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
+
+
 def report(error: SpecdbError) -> int:
     """Print an error the way every command does; the exit code to leave with."""
     from specdb.errors import InvalidSpecs

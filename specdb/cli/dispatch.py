@@ -17,7 +17,7 @@ import os
 import sys
 from typing import Any, Optional
 
-from specdb.cli.common import report, version_line
+from specdb.cli.common import interrupted, report, version_line
 from specdb.errors import SpecdbError
 
 _TABLE = os.path.join(os.path.dirname(__file__), "signatures.json")
@@ -130,7 +130,7 @@ def _invoke(function, values: dict[str, Any]) -> None:
         print("Aborted!", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
-        sys.exit(130)
+        sys.exit(interrupted())
     except OSError as error:
         if error.errno != errno.EPIPE:
             raise

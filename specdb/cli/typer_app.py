@@ -7,18 +7,21 @@ import typer
 from typer.core import TyperGroup
 
 from specdb.cli import COMMANDS
-from specdb.cli.common import report, version_line
+from specdb.cli.common import interrupted, report, version_line
 from specdb.errors import SpecdbError
 
 
 class _Commands(TyperGroup):
-    """Every command's SpecdbError becomes its message on stderr and its exit code."""
+    """Every command's SpecdbError becomes its message on stderr and its exit code; Ctrl-C ends it as it ends the fast path."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except SpecdbError as error:
             raise typer.Exit(report(error)) from None
+        except KeyboardInterrupt:
+            # Past Click, which would print "Aborted!" and exit 1.
+            raise SystemExit(interrupted()) from None
 
 
 def _version(value: bool) -> None:
