@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 LOCK_TIMEOUT_SECONDS = 120
 COUNTS = "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
 # Referenced tables before the tables that refer to them.
-TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figure", "CollectiveRun", "Claim", "Citation")
+TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figure", "CollectiveRun", "Claim", "Citation", "RecordDigest")
 SIDE_FILES = ("-journal", "-wal", "-shm")
 # Rows gathered before they are inserted: enough for executemany to pay, few enough to keep memory flat.
 ROWS_PER_BATCH = 5000

@@ -397,6 +397,12 @@ def _message(error: Any) -> str:
     return message.removeprefix("Value error, ")
 
 
+def check_references(dataset: Dataset) -> None:
+    """The checks across records on every record in `dataset.links`, some of which may have been validated before, on their own."""
+    _check_references(dataset)
+    dataset.problems.sort()
+
+
 def _check_references(dataset: Dataset) -> None:
     everything = dataset.links
     # Ids are lower case (see schema.ID_PATTERN), so only an alias needs folding to be compared with them.

@@ -19,9 +19,7 @@ from specdb.snapshot import (
 from specdb.tiers import BASES, RATIOS
 
 if TYPE_CHECKING:
-    from specdb import gitsource
     from specdb.dataset import Dataset
-    from specdb.revisioncache import RevisionSummary
 
 # Each kind of change, and the group a user may narrow the report to (`diff --only`).
 GROUP_OF = {
@@ -89,8 +87,10 @@ def open_version(text: str, specs: Path, progress: Progress | None = None) -> Sn
             return from_database(connection, text)
         finally:
             connection.close()
+    from specdb.revisions import revision
+
     repo = gitsource.repository(specs)
-    return _revision(repo, specs, text, gitsource.require_revision(repo, text), progress)
+    return revision(repo, specs, text, gitsource.require_revision(repo, text), progress)
 
 
 def working_tree(specs: Path, progress: Progress | None = None) -> Snapshot:
@@ -101,35 +101,19 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
     from specdb.dataset import load_tree
     from specdb.specfiles import read_specs
 
-    return _snapshot(load_tree(path, *read_specs(path), progress=_told(f"reading {label}", progress)), label)
+    return _snapshot(load_tree(path, *read_specs(path), progress=told(f"reading {label}", progress)), label)
 
 
-def _revision(repo: gitsource.Repository, specs: Path, text: str, commit: str, progress: Progress | None) -> Snapshot:
-    """Every spec file of a revision, read and validated."""
-    from specdb import gitsource
-    from specdb.dataset import load_files
-    from specdb.specfiles import SpecFile, SpecsInMemory
-
-    files = SpecsInMemory(SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit))
-    return _snapshot(load_files(specs, files, _shown_in(repo, text), progress=_told(f"reading {text}", progress)), text, commit)
-
-
-def _shown_in(repo: gitsource.Repository, text: str) -> Callable[[str], str]:
-    return lambda relpath: f"{text}:{repo.prefix}{relpath}"
-
-
-def _told(label: str, progress: Progress | None) -> Callable[[int, int], None] | None:
+def told(label: str, progress: Progress | None) -> Callable[[int, int], None] | None:
     """Validation's files-done count, as the progress of reading this version."""
     return None if progress is None else lambda done, total: progress(label, done, total)
 
 
-def _snapshot(dataset: Dataset, label: str, commit: str = "") -> Snapshot:
+def _snapshot(dataset: Dataset, label: str) -> Snapshot:
     """A validated version as a snapshot; a version that does not validate is reported with its own problems."""
     if not dataset.ok:
         raise InvalidSpecs(dataset.problems)
-    snapshot = from_dataset(dataset, label)
-    snapshot.git_revision = commit
-    return snapshot
+    return from_dataset(dataset, label)
 
 
 def compare_versions(
@@ -139,14 +123,16 @@ def compare_versions(
     """The two versions named (new defaults to the working tree) and the changes between them.
 
     Two database files, or two git revisions, are compared by the records that changed only (see `_databases`
-    and `_revisions`); the report is the same as from the whole of both.
+    and `revisions.revisions`); the report is the same as from the whole of both.
     Every failure exits 2, whatever its kind: to a script running `diff --exit-code`, 1 means "differences", as with git diff.
     """
     try:
         if new is None:
             before, after = open_version(old, specs, progress), working_tree(specs, progress)
         elif _is_revision(old) and _is_revision(new):
-            before, after = _revisions(old, new, specs, progress)
+            from specdb.revisions import revisions
+
+            before, after = revisions(old, new, specs, progress)
         elif Path(old).is_file() and Path(new).is_file():
             before, after = _databases(old, new)
         else:
@@ -176,51 +162,6 @@ def _databases(old: str, new: str) -> tuple[Snapshot, Snapshot]:
     finally:
         for connection in connections:
             connection.close()
-
-
-def _revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tuple[Snapshot, Snapshot]:
-    """Two git revisions, as the files that differ between them.
-
-    Every record of an unchanged file is the same on both sides, so only changed files are read, and the ratios come
-    from what is remembered of each revision (see `revisioncache`). A revision never validated before is read whole
-    once; a change to the review policies, which reaches every record, has both sides read whole.
-    """
-    from specdb import gitsource, revisioncache
-    from specdb.dataset import POLICY_FILE
-
-    repo = gitsource.repository(specs)
-    sides = []
-    for text in (old, new):
-        commit = gitsource.require_revision(repo, text)
-        tree = gitsource.specs_tree(repo, commit)
-        summary = revisioncache.load(tree) if tree else None
-        whole = None
-        if summary is None:
-            whole = _revision(repo, specs, text, commit, progress)
-            summary = revisioncache.RevisionSummary(whole.content_hash, {basis: whole.ratios(basis) for basis in BASES})
-            whole.known_ratios = summary.ratios
-            if tree:
-                revisioncache.store(tree, summary)
-        sides.append((text, commit, summary, whole))
-    changed = gitsource.changed_files(repo, sides[0][1], sides[1][1])
-    if POLICY_FILE in changed or all(whole is not None for *_, whole in sides):
-        before, after = (whole or _revision(repo, specs, text, commit, progress) for text, commit, _, whole in sides)
-        return before, after
-    before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary, _ in sides)
-    return before, after
-
-
-def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: str, summary: RevisionSummary, changed: list[str]) -> Snapshot:
-    """The records of the changed files as a revision holds them, each validated on its own (the revision is valid as a whole)."""
-    from specdb import gitsource
-    from specdb.dataset import POLICY_FILE, load_files
-    from specdb.specfiles import SpecFile, SpecsInMemory
-
-    files = SpecsInMemory(SpecFile(relpath, content) for relpath, content in gitsource.files_at(repo, commit, [*changed, POLICY_FILE]))
-    snapshot = _snapshot(load_files(specs, files, _shown_in(repo, text), across_records=False), text, commit)
-    snapshot.content_hash = summary.content_hash
-    snapshot.known_ratios = summary.ratios
-    return snapshot
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:

@@ -52,6 +52,12 @@ def commit_of(repo: Repository, revision: str) -> str | None:
 
 def files_at(repo: Repository, commit: str, relpaths: list[str] | None = None) -> list[tuple[str, bytes]]:
     """Every YAML file of the specs folder at a commit (or those of `relpaths` it holds), as (path relative to the specs folder, content)."""
+    listing = blob_ids(repo, commit, relpaths)
+    return list(zip((relpath for relpath, _ in listing), read_blobs(repo, [blob for _, blob in listing])))
+
+
+def blob_ids(repo: Repository, commit: str, relpaths: list[str] | None = None) -> list[tuple[str, str]]:
+    """(path relative to the specs folder, git blob id) of every YAML file of the specs folder at a commit, or of those of `relpaths` it holds."""
     wanted = [repo.prefix + relpath for relpath in relpaths] if relpaths is not None else [repo.prefix or "."]
     if not wanted:
         return []
@@ -65,8 +71,7 @@ def files_at(repo: Repository, commit: str, relpaths: list[str] | None = None) -
         relpath = path.decode()[len(repo.prefix):]
         if kind == b"blob" and _read_as_spec(relpath):
             entries.append((relpath, sha.decode()))
-    entries.sort()
-    return list(zip((relpath for relpath, _ in entries), read_blobs(repo, [sha for _, sha in entries])))
+    return sorted(entries)
 
 
 def _read_as_spec(relpath: str) -> bool:

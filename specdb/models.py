@@ -140,3 +140,12 @@ class CollectiveRun(SQLModel, table=True):
     algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
     library: str = Field(description="library and version, e.g. NCCL 2.18.5")
     domains: Optional[int] = Field(default=None, description="scale-up domains (nodes) the run spanned; NULL: as few as hold its accelerators")
+
+
+class RecordDigest(SQLModel, table=True):
+    """A digest of each record's (or source's) rows, written with them, so two databases are compared record by record without reading their rows."""
+
+    __tablename__ = "record_digest"
+
+    id: str = Field(primary_key=True, description="record or source id")
+    digest: str = Field(description="hash of every row the record owns, without the ids that only number rows within one database")

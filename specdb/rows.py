@@ -8,13 +8,16 @@ of a version (folder, git revision, database) carries it.
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 if TYPE_CHECKING:
     from specdb import schema
     from specdb.dataset import Dataset
 
-TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation")
+TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation", "record_digest")
+# Columns that only number rows within one database: a record's digest leaves them out and places its rows by their order.
+NUMBERING = {"figure": ("id",), "collective_run": ("figure_id",), "claim": ("id", "figure_id"), "citation": ("id", "figure_id", "claim_id")}
 
 
 def _policy_text(period: schema.Period | None) -> str | None:
@@ -61,7 +64,29 @@ class Numbering:
 def record_rows(
     model: schema.Record | schema.SourceRecord, relpath: str, policies: schema.KindPolicies | None, numbering: Numbering,
 ) -> Iterator[tuple[str, dict[str, Any]]]:
-    """One record's rows as (table, row); called for the records in the order of their ids, with one `numbering`."""
+    """One record's rows as (table, row), its digest last; called for the records in the order of their ids, with one `numbering`."""
+    rows = list(_owned_rows(model, relpath, policies, numbering))
+    yield from rows
+    yield "record_digest", {"id": model.id, "digest": rows_digest(rows)}
+
+
+def rows_digest(rows: Iterable[tuple[str, dict[str, Any]]]) -> str:
+    """A digest of a record's rows in the order `record_rows` gives them, which places each row within its record.
+
+    Each row is its table and its values in the order of its columns, as a tuple's repr: quoted and delimited, so no
+    two sequences of rows read alike.
+    """
+    digest = hashlib.blake2b(digest_size=16)
+    for table, row in rows:
+        left_out = NUMBERING.get(table)
+        values = row.values() if left_out is None else [value for column, value in row.items() if column not in left_out]
+        digest.update(repr((table, *values)).encode())
+    return digest.hexdigest()
+
+
+def _owned_rows(
+    model: schema.Record | schema.SourceRecord, relpath: str, policies: schema.KindPolicies | None, numbering: Numbering,
+) -> Iterator[tuple[str, dict[str, Any]]]:
     from specdb import schema
 
     def cite(citations: Iterable[schema.SourceCitation], figure: int, claim: int | None) -> Iterator[tuple[str, dict[str, Any]]]:

@@ -130,4 +130,9 @@ CREATE TABLE collective_run (
 	CONSTRAINT pk_collective_run PRIMARY KEY (figure_id), 
 	CONSTRAINT fk_collective_run_figure_id_figure FOREIGN KEY(figure_id) REFERENCES figure (id)
 );
-INSERT INTO alembic_version (version_num) VALUES ('0003');
+CREATE TABLE record_digest (
+	id VARCHAR NOT NULL, 
+	digest VARCHAR NOT NULL, 
+	CONSTRAINT pk_record_digest PRIMARY KEY (id)
+);
+INSERT INTO alembic_version (version_num) VALUES ('0004');

@@ -8,6 +8,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -95,8 +96,10 @@ ALL_FORMATS = (*FORMATS, "stat")
 
 
 def _whole(old, new, specs):
-    """The report in every format from both versions read whole, each on its own, and the two versions."""
-    before, after = open_version(old, specs), open_version(new, specs)
+    """The report in every format from both versions read whole, each on its own, with nothing remembered, and the two versions."""
+    with pytest.MonkeyPatch.context() as nothing_remembered, tempfile.TemporaryDirectory() as cache:
+        nothing_remembered.setenv("XDG_CACHE_HOME", cache)
+        before, after = open_version(old, specs), open_version(new, specs)
     changes = diff(before, after)
     return {fmt: render(changes, fmt, before, after) for fmt in ALL_FORMATS}, before, after
 
@@ -179,14 +182,128 @@ def test_a_policy_change_reaches_figures_in_unchanged_files(history):
     ]
 
 
-def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
-    compare_versions("c0", "c1", history)
+def _counting_parses(monkeypatch):
     parsed = []
     real = specdb.dataset.parse_yaml
     monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: parsed.append(raw) or real(raw, **options))
+    return parsed
+
+
+def test_the_policy_file_is_the_one_validation_reads():
+    from specdb import dataset, revisions
+
+    assert revisions.POLICY_FILE == dataset.POLICY_FILE
+
+
+def test_a_revision_seen_before_has_only_its_changed_files_read(history, monkeypatch):
+    compare_versions("c0", "c1", history)
+    revisioncache.files_path().unlink()
+    parsed = _counting_parses(monkeypatch)
     compare_versions("c0", "c1", history)
     # One file changed (the GPU), read as each side holds it; there is no policy file to read.
     assert len(parsed) == 2 and all(b"id: test-gpu" in raw for raw in parsed)
+    # Its rows on each side are remembered now: the same diff reads no file.
+    parsed.clear()
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
+def test_a_file_is_remembered_under_the_review_policies_it_was_read_with(history, monkeypatch):
+    # The GPU's file has the same bytes in c8, without review policies, and in c9, with them; c10 changes it.
+    compare_versions("c9", "c10", history)
+    compare_versions("c7", "c8", history)
+    parsed = _counting_parses(monkeypatch)
+    found = _reading_changes_only("c9", "c10", history)[0]
+    assert parsed == []
+    assert found == _whole("c9", "c10", history)[0]
+
+
+def _remembered(statement, *parameters):
+    with sqlite3.connect(revisioncache.files_path()) as connection:
+        return connection.execute(statement, parameters).fetchall()
+
+
+def _forged(text):
+    """An entry's text with the checksum specdb writes for it: what is left to check is the text itself."""
+    return text, revisioncache._checksum(text)
+
+
+@pytest.mark.parametrize("damaged", [
+    lambda text, checksum: (text[:40], checksum),  # cut short
+    lambda text, checksum: (text.replace("Test GPU 80GB", "Test GPU 96GB"), checksum),  # changed after it was written
+    lambda text, checksum: (text, "0" * 32),
+    lambda text, checksum: _forged("not json"),
+    lambda text, checksum: _forged("{}"),
+    lambda text, checksum: _forged("[]"),
+    lambda text, checksum: _forged('[["nope", {}]]'),
+    lambda text, checksum: _forged('[["record"]]'),
+    lambda text, checksum: _forged('["record"]'),
+    lambda text, checksum: _forged('[["figure", {}]]'),  # no record
+    lambda text, checksum: (text.encode(), checksum),  # bytes, not text
+])
+def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypatch, damaged):
+    compare_versions("c0", "c1", history)
+    for key, text, checksum in _remembered("SELECT key, rows, checksum FROM file WHERE rows LIKE '%Test GPU 80GB%'"):
+        _remembered("UPDATE file SET rows = ?, checksum = ? WHERE key = ?", *damaged(text, checksum), key)
+    parsed = _counting_parses(monkeypatch)
+    # c0 to c1 moved the GPU's memory bandwidth from 3.35 TB/s to 3.6 TB/s, and two of the platform's ratios.
+    assert [c.change for c in compare_versions("c0", "c1", history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
+    assert len(parsed) == 2
+    parsed.clear()
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
+@pytest.mark.parametrize("made", [
+    lambda path: path.write_bytes(b"not a database, " * 1000),
+    lambda path: sqlite3.connect(path).execute("CREATE TABLE file (key TEXT PRIMARY KEY, rows TEXT NOT NULL)").connection.commit(),
+])
+def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(history, monkeypatch, made):
+    revisioncache.files_path().parent.mkdir(parents=True)
+    made(revisioncache.files_path())
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    parsed = _counting_parses(monkeypatch)
+    compare_versions("c0", "c1", history)
+    assert parsed == [] and _remembered("SELECT count(*) FROM file") == [(7,)]  # six files in c0 and c1, five with the same bytes
+
+
+def test_a_cache_folder_not_made_yet_is_made(history, monkeypatch, tmp_path):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "not" / "made" / "yet"))
+    compare_versions("c0", "c1", history)
+    parsed = _counting_parses(monkeypatch)
+    compare_versions("c0", "c1", history)
+    assert parsed == []
+
+
+def test_a_cache_another_process_holds_is_done_without(history, monkeypatch):
+    compare_versions("c0", "c1", history)
+    monkeypatch.setattr(revisioncache, "LOCK_TIMEOUT_SECONDS", 0.05)
+    holder = sqlite3.connect(revisioncache.files_path(), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        parsed = _counting_parses(monkeypatch)
+        test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+        # Neither read nor written: the changed file is validated on each side, every time.
+        assert len(parsed) == 4
+    finally:
+        holder.close()
+
+
+def _store_many(first):
+    revisioncache.store_files({f"key {number}": [("record_digest", {"id": str(number)})] for number in range(first, first + 300)})
+
+
+def test_concurrent_writers_each_leave_their_entries(tmp_path, monkeypatch):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    writers = [context.Process(target=_store_many, args=(first,)) for first in (0, 300, 600)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(30)
+    assert [writer.exitcode for writer in writers] == [0, 0, 0]
+    assert _remembered("SELECT count(*) FROM file") == [(900,)]
 
 
 def test_an_invalid_revision_keeps_its_message_and_is_never_remembered(history, cli):
@@ -211,6 +328,126 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
         assert f"'nope' is not a folder, a database file, or a git revision of {history.parent.parent}" in result.stderr
     result = cli("diff", "HEAD~1", "HEAD", "--specs", str(specs), data=False)
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
+
+
+POLICY = "schema: 1\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
+
+
+@pytest.fixture(scope="module")
+def branches(tmp_path_factory):
+    """r0 the test data, and revisions made from it, each in one file, that break a file they leave unchanged."""
+    root = tmp_path_factory.mktemp("branches") / "repo"
+    specs = root / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    run = lambda *args: subprocess.run([*GIT, "-C", str(root), *args], check=True, capture_output=True)  # noqa: E731
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    run("add", "-A")
+    run("commit", "-qm", "r0")
+    run("tag", "r0")
+    system = (specs / "system" / "test-system.yaml").read_text()
+    changes = {
+        # The platform's scale-out figure is derived from the fabric's port: halving the port breaks the platform.
+        "port-halved": lambda: _edit(specs / "fabric" / "test-fabric.yaml", "value: 400 Gb/s", "value: 200 Gb/s"),
+        "pcie-gone": lambda: (specs / "link" / "test-pcie.yaml").unlink(),
+        "datasheet-gone": lambda: (specs / "source" / "test-datasheet.yaml").unlink(),
+        # A second GPU claims an alias of the first; its file comes first ('-' sorts before '.'), so it keeps it.
+        "alias-taken": lambda: (specs / "accelerator" / "test-gpu-2.yaml").write_text(
+            (specs / "accelerator" / "test-gpu.yaml").read_text().replace("id: test-gpu", "id: test-gpu-2").replace("[TEST GPU 80GB HBM3, Test GPU SXM]", "[Test GPU SXM]")
+        ),
+        # A link whose id is the GPU's: valid on its own, a second record of one id in the revision.
+        "id-twice": lambda: (specs / "link" / "test-gpu.yaml").write_text(
+            (specs / "link" / "test-pcie.yaml").read_text().replace("id: test-pcie", "id: test-gpu")
+        ),
+        # Two review policies, the GPU's file the same under both, then changed under the second.
+        "policy-6mo": lambda: (specs / "policy.yaml").write_text(POLICY.format(months=6)),
+        "policy-12mo": lambda: (specs / "policy.yaml").write_text(POLICY.format(months=12)),
+        "policy-12mo-gpu": lambda: (
+            (specs / "policy.yaml").write_text(POLICY.format(months=12)),
+            _edit(specs / "accelerator" / "test-gpu.yaml", "value: 3.35 TB/s", "value: 3.6 TB/s"),
+        ),
+        # Valid: a platform with no accelerator of its own.
+        "bare-platform": lambda: (specs / "system" / "test-bare-system.yaml").write_text(
+            system.replace("id: test-system", "id: test-bare-system").replace("accelerator: test-gpu, ", "")
+        ),
+    }
+    for tag, change in changes.items():
+        run("checkout", "-q", "--detach", "r0")
+        change()
+        run("add", "-A")
+        run("commit", "-qm", tag)
+        run("tag", tag)
+    return specs
+
+
+@pytest.mark.parametrize("tag, expected", [
+    ("port-halved", [("system/test-system.yaml", "derived: test-fabric.port_bandwidth x 1 = 2.5e+10, but value is 5e+10 (more than 2% apart)")]),  # 200 Gb/s is 25 GB/s
+    ("pcie-gone", [("accelerator/test-gpu.yaml", "uses.host_link: no record 'test-pcie'"), ("system/test-system.yaml", "uses.host_link: no record 'test-pcie'")]),
+    ("alias-taken", [("accelerator/test-gpu.yaml", "alias 'Test GPU SXM' already names 'test-gpu-2'")]),
+])
+def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered_file_is_wrong(branches, tmp_path, monkeypatch, tag, expected):
+    compare_versions("r0", "r0", branches)
+    # The wrong file is remembered from r0: only the changed file is validated again, and the checks across records
+    # still find the problem.
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", tag, branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version(tag, branches)
+    assert fast.value.problems == whole.value.problems
+    assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+
+
+def test_an_id_given_twice_one_of_them_remembered_is_reported_as_a_first_reading_reports_it(branches, tmp_path, monkeypatch):
+    compare_versions("r0", "r0", branches)
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", "id-twice", branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version("id-twice", branches)
+    assert fast.value.problems == whole.value.problems
+    assert "duplicate-id" in {problem.code for problem in whole.value.problems}
+
+
+def test_files_remembered_under_one_review_policy_are_not_taken_under_another(branches):
+    compare_versions("policy-6mo", "policy-6mo", branches)
+    found, *read = _reading_changes_only("policy-12mo", "policy-12mo-gpu", branches)
+    expected, *versions = _whole("policy-12mo", "policy-12mo-gpu", branches)
+    assert found == expected and _same_versions(read, versions)
+    # Only the GPU's memory bandwidth moved; its figures warn after 12 months on both sides.
+    assert [(c.change, c.figure) for c in compare_versions("policy-12mo", "policy-12mo-gpu", branches)[2]][0] == ("value_changed", "memory_bandwidth")
+    assert {figure.fields["warn_after"] for figure in read[0].records["test-gpu"].figures.values()} == {"12 month"}
+
+
+def test_a_revision_has_the_content_hash_of_its_files(history, tmp_path):
+    folder = _folder_at(history, "c1", tmp_path / "c1")
+    expected = open_version(str(folder), history).content_hash
+    # Read whole the first time, from its summary the second.
+    for _ in range(2):
+        assert open_version("c1", history).content_hash == compare_versions("c0", "c1", history)[1].content_hash == expected
+
+
+def test_a_source_gone_is_missed_by_every_remembered_file_citing_it(branches, tmp_path, monkeypatch):
+    compare_versions("r0", "r0", branches)
+    with pytest.raises(InvalidSpecs) as fast:
+        compare_versions("r0", "datasheet-gone", branches)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    with pytest.raises(InvalidSpecs) as whole:
+        open_version("datasheet-gone", branches)
+    assert fast.value.problems == whole.value.problems
+    # Every record of the test data cites the datasheet.
+    assert {(problem.path, problem.code) for problem in whole.value.problems} == {
+        (f"datasheet-gone:specs/{path}", "unknown-source")
+        for path in ("accelerator/test-gpu.yaml", "fabric/test-fabric.yaml", "link/test-link.yaml", "link/test-pcie.yaml", "system/test-system.yaml")
+    }
+
+
+def test_a_platform_without_an_accelerator_has_its_ratios_from_a_revision_never_seen(branches):
+    compare_versions("r0", "r0", branches)
+    found, *read = _reading_changes_only("r0", "bare-platform", branches)
+    expected, *versions = _whole("r0", "bare-platform", branches)
+    assert found == expected and _same_versions(read, versions)
+    # Without an accelerator it has no memory or scale-up figure, so no ratio; it is listed all the same.
+    assert compare_versions("bare-platform", "bare-platform", branches)[1].ratios("per-direction")["test-bare-system"] == (None, None, None)
 
 
 def _tree(history, tag):
@@ -280,14 +517,18 @@ def _folder_at(history, tag, target):
 
 @pytest.fixture(scope="module")
 def databases(history, tmp_path_factory):
-    """c0 built, and a copy edited as c1 and c4 would have it: the GPU's memory bandwidth, a new source cited by a history entry."""
+    """c0 built, and c0 edited as c1 and c4 would have it and built: the GPU's memory bandwidth, a new source cited by its claims."""
     folder = tmp_path_factory.mktemp("databases")
     build(_folder_at(history, "c0", folder / "c0"), folder / "c0.sqlite")
-    shutil.copy(folder / "c0.sqlite", folder / "edited.sqlite")
-    with sqlite3.connect(folder / "edited.sqlite") as connection:
-        connection.execute("UPDATE figure SET value = 3.6e12, value_text = '3.6 TB/s' WHERE record_id = 'test-gpu' AND name = 'memory_bandwidth'")
-        connection.execute("INSERT INTO source (id, name, publisher, path) VALUES ('test-brief', 'A brief', 'Test Vendor', 'source/test-brief.yaml')")
-        connection.execute("UPDATE citation SET source_id = 'test-brief' WHERE claim_id IS NOT NULL")
+    edited = _folder_at(history, "c0", folder / "edited")
+    gpu = edited / "accelerator" / "test-gpu.yaml"
+    _edit(gpu, "value: 3.35 TB/s", "value: 3.6 TB/s")
+    _edit(gpu, "status: announced, sources: [{ref: test-datasheet}]", "status: announced, sources: [{ref: test-brief}]")
+    _edit(gpu, "reason: raw stacks, sources: [{ref: test-datasheet}]", "reason: raw stacks, sources: [{ref: test-brief}]")
+    (edited / "source" / "test-brief.yaml").write_text(
+        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+    )
+    build(edited, folder / "edited.sqlite")
     return folder
 
 
@@ -349,8 +590,9 @@ def _on_a_terminal(args, cwd):
 def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
     args = ["diff", "c0", "c1", "--specs", str(history)]
     code, shown = _on_a_terminal(args, history)
-    # The test data's six files, counted to the end on each side, each side on its own line.
-    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  6/6 (100%)\r\n" in shown
+    # The test data's six files, counted to the end, each side on its own line; c1 has five of c0's files, byte for byte,
+    # so only the GPU's is validated again.
+    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  1/1 (100%)\r\n" in shown
     piped = cli(*args, data=False)
     assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
 
@@ -373,6 +615,15 @@ def test_a_diff_of_two_database_files_imports_no_validation_or_orm_library(datab
     from conftest import heavy_modules_loaded
 
     assert heavy_modules_loaded(["diff", str(databases / "c0.sqlite"), str(databases / "edited.sqlite"), "--stat"]) == []
+
+
+def test_a_diff_of_two_revisions_seen_before_imports_no_validation_or_orm_library(history):
+    from conftest import heavy_modules_loaded
+
+    compare_versions("c0", "c1", history)
+    assert heavy_modules_loaded(["diff", "c0", "c1", "--specs", str(history), "--stat"]) == []
+    # A revision never seen is validated, with pydantic.
+    assert "pydantic" in heavy_modules_loaded(["diff", "c1", "c2", "--specs", str(history), "--stat"])
 
 
 def _commit(history, tag):
@@ -415,29 +666,137 @@ def test_summary_lines_for_each_kind_of_change(history, cli):
     )
 
 
-def _edited_copy(databases, tmp_path, *statements):
-    copy = tmp_path / "copy.sqlite"
-    shutil.copy(databases / "c0.sqlite", copy)
+def _edited_copy(databases, tmp_path, *statements, name="c0.sqlite"):
+    copy = tmp_path / f"copy-of-{name}"
+    shutil.copy(databases / name, copy)
     with sqlite3.connect(copy) as connection:
         for statement in statements:
             connection.execute(statement)
     return copy
 
 
+# A database without digests (one upgraded from an earlier schema has none) is compared row by row.
+WITHOUT_DIGESTS = "DELETE FROM record_digest"
+
+
 def test_a_row_gone_from_a_record_changes_it_either_way(databases, tmp_path):
-    fewer = _edited_copy(databases, tmp_path, "DELETE FROM alias WHERE alias = 'Test GPU SXM'")
+    fewer = _edited_copy(databases, tmp_path, WITHOUT_DIGESTS, "DELETE FROM alias WHERE alias = 'Test GPU SXM'")
     assert changed_records(databases / "c0.sqlite", fewer) == changed_records(fewer, databases / "c0.sqlite") == {"test-gpu"}
 
 
 def test_rows_numbered_differently_are_the_same_rows(databases, tmp_path):
     renumbered = _edited_copy(
-        databases, tmp_path,
+        databases, tmp_path, WITHOUT_DIGESTS,
         "UPDATE figure SET id = id + 1000",
         "UPDATE claim SET id = id + 1000, figure_id = figure_id + 1000",
         "UPDATE citation SET id = id + 1000, figure_id = figure_id + 1000, claim_id = claim_id + 1000",
         "UPDATE collective_run SET figure_id = figure_id + 1000",
     )
     assert changed_records(databases / "c0.sqlite", renumbered) == set()
+
+
+@pytest.fixture(scope="module")
+def renumbered(databases, history):
+    """c0 with a platform whose id sorts first and which has a measured run: the rows of every other record get new numbers."""
+    folder = _folder_at(history, "c0", databases / "renumbered")
+    system = (folder / "system" / "test-system.yaml").read_text()
+    run = (
+        "  measured_all_reduce_busbw_8gpu_ring:\n    value: 370 GB/s\n    direction: per-direction\n    scope: per-accelerator\n"
+        "    status: measured\n    as_of: 2024-01\n    reviewed: 2026-07-15\n    method: nccl-tests all_reduce_perf\n"
+        "    sources: [{ref: test-datasheet}]\n"
+        "    collective: {operation: all-reduce, accelerators: 8, size: 8 GiB, algorithm: ring, library: NCCL 2.18.5}\n"
+    )
+    (folder / "system" / "test-a-system.yaml").write_text(system.replace("id: test-system", "id: test-a-system") + run)
+    build(folder, databases / "renumbered.sqlite")
+    return databases / "renumbered.sqlite"
+
+
+def test_a_record_added_first_renumbers_the_others_rows_yet_only_it_has_changed(databases, renumbered, history, tmp_path):
+    old = databases / "c0.sqlite"
+    first_gpu_figure = "SELECT min(id) FROM figure WHERE record_id = 'test-gpu'"
+    with sqlite3.connect(old) as before, sqlite3.connect(renumbered) as after:
+        # The new platform's three figures copied from test-system and its measured run come first.
+        assert after.execute(first_gpu_figure).fetchone()[0] == before.execute(first_gpu_figure).fetchone()[0] + 4
+        assert after.execute("SELECT count(*) FROM collective_run").fetchone() == (1,)
+    assert changed_records(old, renumbered) == changed_records(renumbered, old) == {"test-a-system"}
+    # Compared row by row, the same.
+    assert changed_records(old, _edited_copy(databases, tmp_path, WITHOUT_DIGESTS, name="renumbered.sqlite")) == {"test-a-system"}
+    found, *read = _reading_changes_only(str(old), str(renumbered), history)
+    expected, *versions = _whole(str(old), str(renumbered), history)
+    assert found == expected and _same_versions(read, versions)
+
+
+@pytest.mark.parametrize("column", ["value_text", "note"])
+def test_a_change_to_any_column_of_any_row_a_record_owns_changes_its_digest(databases, renumbered, tmp_path, column):
+    from specdb.rows import rows_digest
+
+    def digest(path, record_id):
+        with sqlite3.connect(path) as connection:
+            return connection.execute("SELECT digest FROM record_digest WHERE id = ?", (record_id,)).fetchone()[0]
+
+    # Built from the same bytes, numbered differently: one digest.
+    assert digest(databases / "c0.sqlite", "test-gpu") == digest(renumbered, "test-gpu")
+    figure = {"id": 1, "record_id": "r", "name": "memory_bandwidth", "value_text": "3 TB/s", "note": None}
+    claim = {"id": 1, "figure_id": 1, "position": 0, "value_text": "2 TB/s", "note": None}
+    citation = {"id": 1, "figure_id": 1, "claim_id": 1, "position": 0, "source_id": "s", "quote": None, "note": None}
+    rows = [("record", {"id": "r", "name": "R"}), ("figure", figure), ("claim", claim), ("citation", citation)]
+    renumbered_rows = [
+        ("record", {"id": "r", "name": "R"}), ("figure", {**figure, "id": 7}), ("claim", {**claim, "id": 9, "figure_id": 7}),
+        ("citation", {**citation, "id": 3, "figure_id": 7, "claim_id": 9}),
+    ]
+    assert rows_digest(rows) == rows_digest(renumbered_rows)
+    for position, (table, row) in enumerate(rows):
+        if column in row:
+            edited = [*rows[:position], (table, {**row, column: "other"}), *rows[position + 1:]]
+            assert rows_digest(edited) != rows_digest(rows), table
+    # The same rows in another order (a citation moved from the claim to the figure) are other rows.
+    assert rows_digest([rows[0], rows[1], rows[3], rows[2]]) != rows_digest(rows)
+
+
+def test_databases_of_one_version_are_compared_by_the_digests_their_builds_wrote(databases, tmp_path):
+    # A row changed behind specdb's back keeps its record's digest: the digest is what the build wrote with the rows.
+    edited_by_hand = "UPDATE record SET vendor = 'Another Vendor' WHERE id = 'test-fabric'"
+    same_version = _edited_copy(databases, tmp_path, edited_by_hand, name="edited.sqlite")
+    assert changed_records(databases / "c0.sqlite", same_version) == {"test-gpu", "test-brief"}
+    other_version = _edited_copy(databases, tmp_path, edited_by_hand, "UPDATE meta SET value = '0.0.1' WHERE key = 'specdb_version'", name="edited.sqlite")
+    # Made by another specdb version, its rows are compared, and the fabric's vendor is found.
+    assert changed_records(databases / "c0.sqlite", other_version) == changed_records(other_version, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+    without_version = _edited_copy(databases, tmp_path, edited_by_hand, "DELETE FROM meta WHERE key = 'specdb_version'", name="edited.sqlite")
+    assert changed_records(without_version, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+    missing_one = _edited_copy(databases, tmp_path, edited_by_hand, "DELETE FROM record_digest WHERE id = 'test-link'", name="edited.sqlite")
+    assert changed_records(databases / "c0.sqlite", missing_one) == changed_records(missing_one, databases / "c0.sqlite") == {"test-gpu", "test-brief", "test-fabric"}
+
+
+def test_databases_whose_columns_are_named_otherwise_have_every_record_compared(databases, tmp_path):
+    renamed = _edited_copy(databases, tmp_path, "ALTER TABLE citation RENAME COLUMN note TO remark", name="edited.sqlite")
+    everything = {"test-gpu", "test-fabric", "test-link", "test-pcie", "test-datasheet", "test-system", "test-brief"}
+    assert changed_records(databases / "c0.sqlite", renamed) == everything
+
+
+def test_two_databases_from_before_digests_are_compared_by_their_rows(databases, tmp_path):
+    before_digests = ("DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    old = _edited_copy(databases, tmp_path, *before_digests)
+    new = _edited_copy(databases, tmp_path, *before_digests, "UPDATE record SET vendor = 'Another Vendor' WHERE id = 'test-fabric'", name="edited.sqlite")
+    assert changed_records(old, new) == {"test-gpu", "test-brief", "test-fabric"}
+
+
+def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_rows(databases, history, tmp_path):
+    from specdb.builder import upgrade
+    from specdb.store import schema_revision
+
+    older = _edited_copy(databases, tmp_path, "DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    for old, new in ((str(older), str(databases / "edited.sqlite")), (str(databases / "edited.sqlite"), str(older))):
+        found, *read = _reading_changes_only(old, new, history)
+        expected, *versions = _whole(old, new, history)
+        assert found == expected and _same_versions(read, versions)
+    upgrade(older)
+    with sqlite3.connect(older) as connection:
+        assert schema_revision(connection) == "0004" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
+    assert changed_records(older, databases / "edited.sqlite") == {"test-gpu", "test-brief"}
+    found, *read = _reading_changes_only(str(older), str(databases / "edited.sqlite"), history)
+    expected, *versions = _whole(str(older), str(databases / "edited.sqlite"), history)
+    assert found == expected and _same_versions(read, versions)
+    assert "value_changed" in found["stat"]
 
 
 def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
@@ -496,12 +855,21 @@ def test_progress_names_each_version_read_whole(history, specs):
     compare_versions(str(specs), str(specs), specs, progress=lambda *step: told.append(step))
     # The test data has six files, read once for each side.
     assert told == [(f"reading {specs}", done, 6) for done in range(1, 7)] * 2
+    told.clear()
+    compare_versions("c0", "c1", history, progress=lambda *step: told.append(step))
+    # c0 is read whole; c1 has five of its files, byte for byte, so only the GPU's is validated.
+    assert [step for step in told if step[1] == step[2]] == [("reading c0", 6, 6), ("reading c1", 1, 1)]
     compare_versions("c8", "c9", history)
+    revisioncache.files_path().unlink()
     told.clear()
     compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
     # The policy file changed between them, so both are read whole again: c8 has six files, c9 the policy as well.
     assert [step for step in told if step[1] == step[2]] == [("reading c8", 6, 6), ("reading c9", 7, 7)]
     told.clear()
+    compare_versions("c8", "c9", history, progress=lambda *step: told.append(step))
+    # Every file is remembered now but c9's policy file, which is validated each time.
+    assert told == [("reading c9", 1, 1)]
+    told.clear()
     compare_versions("c9", None, history, progress=lambda *step: told.append(step))
     # Against the working tree both are read whole; the working tree is c10, with one source more than c9.
-    assert [step for step in told if step[1] == step[2]] == [("reading c9", 7, 7), ("reading working tree", 8, 8)]
+    assert [step for step in told if step[1] == step[2]] == [("reading c9", 1, 1), ("reading working tree", 8, 8)]

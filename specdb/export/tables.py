@@ -112,6 +112,10 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "library": "Library and version, e.g. NCCL 2.18.5.",
         "domains": "Scale-up domains (nodes) the run spanned; empty when as few as hold its accelerators.",
     }),
+    "record_digest": ("A digest of each record's rows, so that two versions of the database are compared record by record.", {
+        "id": "The record or source.",
+        "digest": "BLAKE2b hash (128 bits, hex) of every row the record owns, in order, leaving out the ids that only number rows.",
+    }),
     "meta": ("Facts about the data as a whole.", {
         "key": "content_hash (SHA-256 of the spec files), data_license (SPDX id) or record_format (version of the spec format).",
         "value": "The fact's value.",
