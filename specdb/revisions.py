@@ -186,7 +186,8 @@ def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
     aliases, uses, refs, derivations, names, values = [], [], {}, [], [], array("d")
     for table, row in rows:
         if table == "source":
-            return row["id"], Links(row["path"], "source", url=row["url"])
+            # Its domain was checked when it was validated, under the same policy file (part of what it is remembered by).
+            return row["id"], Links(row["path"], "source")
         if table == "record":
             record = row
         elif table == "alias":
