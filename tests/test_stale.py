@@ -114,6 +114,19 @@ def test_a_record_overrides_its_kind_and_a_figure_can_switch_a_threshold_off(cli
     assert code == 0
 
 
+def test_a_figure_within_a_longer_threshold_does_not_hide_the_later_ones(cli, dated):
+    """The oldest figure (2026-06-30) is given ten years; every later one reviewed before 2026-07-29 is still reported."""
+    _policy(dated, "  link:\n    error_after: {count: 4, period: month}\n")
+    link = dated / "link" / "test-link.yaml"
+    link.write_text(link.read_text().replace("per_link_bandwidth: {value:", "per_link_bandwidth: {review: {error_after: {count: 10, period: year}}, value:"))
+    # 2026-11-29 - 4 months = 2026-07-29: the other two test-link figures (07-01, 07-02) and test-pcie's five (07-15).
+    assert _stale(cli)[1] == [
+        ("test-link", "links_per_accelerator", "error"), ("test-link", "per_accelerator_bandwidth", "error"),
+        ("test-pcie", "encoding_efficiency", "error"), ("test-pcie", "lane_rate", "error"), ("test-pcie", "lanes", "error"),
+        ("test-pcie", "x16_bidirectional_bandwidth", "error"), ("test-pcie", "x16_per_direction_bandwidth", "error"),
+    ]
+
+
 def test_the_table_reports_a_summary_on_stderr(cli, dated):
     result = cli("stale", "--since", "2026-07", "--as-of", "2026-11-29")
     assert result.stdout.splitlines()[0].split() == [

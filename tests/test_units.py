@@ -2,7 +2,7 @@
 
 import pytest
 
-from specdb.units import UnitError, format_value, parse_quantity
+from specdb.units import UnitError, format_value, parse_quantity, rounded
 
 
 @pytest.mark.parametrize("text, value, dimension", [
@@ -84,3 +84,24 @@ def test_an_unknown_or_ambiguous_unit_is_named_with_one_way_out(text, expected):
 ])
 def test_values_are_shown_with_a_readable_prefix(value, dimension, expected):
     assert format_value(value, dimension) == expected
+
+
+@pytest.mark.parametrize("text, value", [("1 kB/s", 1e3), ("1 EB/s", 1e18), ("1 kT/s", 1e3), ("1 PT/s", 1e15)])
+def test_the_ends_of_a_plausible_range_are_inside_it(text, value):
+    assert parse_quantity(text).value == value
+
+
+def test_a_figure_outside_its_range_names_the_dimension_in_words():
+    with pytest.raises(UnitError, match=r"^'999 T/s' is outside the plausible range of a transfer rate \(1 kT/s to 1 PT/s\)$"):
+        parse_quantity("999 T/s")
+
+
+@pytest.mark.parametrize("value, decimals, shown", [
+    (2.71828, 3, 2.718),
+    # 0.000412 rounds to 0.0 at three places: three significant digits instead, never a false 0
+    (0.00041234, 3, 0.000412),
+    (0.0, 3, 0.0),
+])
+def test_rounding_never_turns_a_figure_into_zero(value, decimals, shown):
+    assert rounded(value, decimals) == shown
+

@@ -32,6 +32,8 @@ CASES = [
     ("impossible date", GPU, "reviewed: 2026-07-15\n    sources:\n      - ref: test-datasheet\n        quote", "reviewed: 2026-02-30\n    sources:\n      - ref: test-datasheet\n        quote", 17, 15, "'2026-02-30' is not a real date"),
     ("future date", GPU, "reviewed: 2026-07-15\n    sources:\n      - ref: test-datasheet\n        quote", "reviewed: 2999-01-01\n    sources:\n      - ref: test-datasheet\n        quote", 17, 15, "'2999-01-01' is in the future"),
     ("missing source record", GPU, "- ref: test-datasheet\n        quote", "- ref: no-such-datasheet\n        quote", 19, 14, "no source record 'no-such-datasheet'"),
+    # "name: " is 6 characters
+    ("blank name", LINK, "name: Test Link 4", "name: '   '", 4, 7, "name: must not be empty"),
     ("figure with no source", LINK, "sources: [{ref: test-datasheet}]}\n  per_link", "sources: []}\n  per_link", 7, 105, "sources: must not be empty"),
     ("figure without sources key", "fabric/test-fabric.yaml", ", sources: [{ref: test-datasheet}]", "", 8, 19, "missing key 'figures.port_bandwidth.sources'"),
     ("id does not match file", LINK, "id: test-link", "id: test-link-4", 2, 5, "id 'test-link-4' does not match the file name 'test-link.yaml'"),
