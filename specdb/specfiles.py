@@ -214,14 +214,14 @@ class FolderFiles(SpecSource):
         self.root = tree.root
         self._root_text = str(tree.root)
         self._started = time.time_ns()
-        # Each file's metadata as read, in the order of paths (None for a file not read).
-        self._metadata: list[str | None] = [None] * len(self.relpaths)
+        # Each file's stamp line as read, in the order of paths (None for a file not read): whole lines, so that joining
+        # them makes no second copy of each.
+        self._lines: list[str | None] = [None] * len(self.relpaths)
         self._newest_change = 0
 
     def stamp(self) -> Stamp:
         """The metadata of every file read, each taken from the open file before its bytes were read."""
-        lines = (f"{relpath}\t{metadata}" for relpath, metadata in zip(self.relpaths, self._metadata) if metadata is not None)
-        return Stamp("\n".join([str(self.root), *lines]), _racy(self._newest_change, self._started))
+        return Stamp("\n".join([str(self.root), *(line for line in self._lines if line is not None)]), _racy(self._newest_change, self._started))
 
     def read_all(self) -> FolderFiles:
         """Read every file once, keeping only their digests and metadata."""
@@ -239,7 +239,7 @@ class FolderFiles(SpecSource):
             if not stat.S_ISREG(info.st_mode):
                 return SpecFile(relpath, None, "not a regular file: a spec is a plain file")
             if not again:
-                self._metadata[self._place(relpath)] = _stamp_fields(info)
+                self._lines[self._place(relpath)] = _stamp_line(relpath, info)
                 self._newest_change = max(self._newest_change, info.st_ctime_ns)
             if info.st_size > MAX_FILE_BYTES:
                 return SpecFile(relpath, None, too_large(info.st_size))
@@ -275,11 +275,7 @@ def current_lines(tree: Tree) -> str:
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:
-    return f"{relpath}\t{_stamp_fields(info)}"
-
-
-def _stamp_fields(info: os.stat_result) -> str:
-    return f"{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
+    return f"{relpath}\t{info.st_size}\t{info.st_mtime_ns}\t{info.st_ctime_ns}\t{info.st_ino}"
 
 
 def _racy(newest_change_ns: int, taken_ns: int) -> bool:
