@@ -235,7 +235,8 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
         other = dataset.links[model.id].relpath
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}", "duplicate-id"))
         return True
-    dataset.links[model.id] = _links(model, relpath)
+    # Interned: a source's id is also every citation of it (see _links).
+    dataset.links[sys.intern(model.id)] = _links(model, relpath)
     if isinstance(model, SourceRecord):
         dataset.source_count += 1
     else:
