@@ -223,11 +223,10 @@ class FolderFiles(SpecSource):
         """The metadata of every file read, each taken from the open file before its bytes were read."""
         return Stamp("\n".join([str(self.root), *(line for line in self._lines if line is not None)]), _racy(self._newest_change, self._started))
 
-    def read_all(self) -> FolderFiles:
+    def read_all(self) -> None:
         """Read every file once, keeping only their digests and metadata."""
         for relpath in self.relpaths:
             self.read(relpath)
-        return self
 
     def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
         try:

@@ -166,7 +166,6 @@ def test_a_file_changed_after_the_hash_check_is_built_as_it_was_validated(specs,
     def edited_after_reading(files):
         read_all(files)
         link.write_text(original.replace("value: 25 GB/s", "value: 50 GB/s").replace("value: 900 GB/s", "value: 1800 GB/s"))
-        return files
 
     monkeypatch.setattr(specfiles.FolderFiles, "read_all", edited_after_reading)
     assert build(specs, db).changed
