@@ -103,6 +103,23 @@ def test_a_broken_link_in_the_folder_never_matches_a_stamp(specs, db):
     assert not stamp_matches({**meta}, specs)
 
 
+def test_a_broken_link_is_reported_though_every_file_s_bytes_are_those_the_database_holds(specs, db):
+    build(specs, db)
+    before = db.read_bytes()
+    (specs / "link" / "gone.yaml").symlink_to(specs / "nowhere.yaml")
+    with pytest.raises(InvalidSpecs) as raised:
+        build(specs, db)
+    assert [problem.code for problem in raised.value.problems] == ["layout"]
+    assert "broken symbolic link" in raised.value.problems[0].message
+    assert db.read_bytes() == before
+
+
+def test_without_git_the_build_records_no_commit(specs, db, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
+    build(specs, db)
+    assert _meta(db)["git_revision"] == ""
+
+
 def test_a_database_is_fresh_only_at_the_current_revision(specs, db):
     build(specs, db)
     connection = connect_readonly(db)

@@ -199,3 +199,6 @@ def test_a_file_changed_after_it_was_validated_has_its_later_problems_on_the_who
     # The file's own problem is placed while it is read; the rest are found once every file is read.
     assert _located(problems) == [("derived-mismatch", 0, 0), ("invalid-value", 9, 25), ("unknown-record", 0, 0), ("unknown-source", 0, 0)]
     assert [problem.message for problem in problems if problem.code == "unknown-source"] == ["no source record 'test-missing' (expected specs/source/test-missing.yaml)"]
+    # The stamp keeps the metadata of the bytes validated, not of the file read again to place a problem.
+    [line] = [line for line in files.stamp().lines.splitlines() if line.startswith("system/")]
+    assert line.split("\t")[1] == str(len(BROKEN_SYSTEM.encode()))
