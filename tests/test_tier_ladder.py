@@ -81,6 +81,15 @@ def test_flop_per_network_byte_counts_a_bidirectional_scale_out_figure_one_way_o
     assert [row["bf16_flop_per_network_byte"] for row in ratio_rows(ladder)] == [20000]
 
 
+def test_bandwidths_keep_three_decimal_places_of_gb_per_s():
+    """MI355X-like: 1,075.2 GB/s both ways is 537.6 GB/s each way; TPU-like 50 Gb/s out is 6.25 GB/s; 1.23456 GB/s is shown as 1.235."""
+    ladder = _ladder()
+    _platform(ladder, "box", "gpu", up=(1075.2e9, "bidirectional"), out=(6.25e9, "per-direction"), memory=1.23456e9)
+    [row] = ratio_rows(ladder)
+    assert (row["scale_up_gbps"], row["scale_out_gbps"]) == (537.6, 6.25)
+    assert row["memory_gbps"] == 1.235
+
+
 def test_a_system_scale_up_figure_overrides_its_accelerator():
     ladder = _ladder()
     _platform(ladder, "box", "gpu")
