@@ -15,7 +15,6 @@ read (a stamp). The stamp can only ever save work, never hide a change:
 
 from __future__ import annotations
 
-import bisect
 import os
 import stat
 import time
@@ -185,6 +184,8 @@ class SpecSource(ABC):
         return digest.hexdigest()
 
     def _place(self, relpath: str) -> int:
+        import bisect  # here, not at the top: a read of an up-to-date database places no file
+
         return bisect.bisect_left(self.relpaths, relpath)
 
     def _digest_of(self, place: int) -> bytes:
