@@ -114,6 +114,18 @@ def test_a_broken_link_is_reported_though_every_file_s_bytes_are_those_the_datab
     assert db.read_bytes() == before
 
 
+def test_a_new_file_too_large_to_read_is_reported_though_every_other_file_is_held(specs, db):
+    """Its bytes are not in the content hash, so only the reading can tell that a file was left out."""
+    build(specs, db)
+    before = db.read_bytes()
+    (specs / "link" / "huge.yaml").write_bytes(b"#" * (6 * 1024 * 1024))
+    with pytest.raises(InvalidSpecs) as raised:
+        build(specs, db)
+    # 6 MiB is 6.29 MB
+    assert [(problem.code, problem.message) for problem in raised.value.problems] == [("unreadable", "file is 6.3 MB; a record file is at most 5 MiB")]
+    assert db.read_bytes() == before
+
+
 def test_without_git_the_build_records_no_commit(specs, db, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
     build(specs, db)
@@ -154,7 +166,7 @@ def test_a_stale_database_is_rebuilt_before_it_is_read(specs, db):
 def test_an_unchanged_build_reports_what_the_database_holds(specs, db):
     first = build(specs, db)
     again = build(specs, db)
-    assert (first.changed, again.changed) == (True, False)
+    assert (first.changed, again.changed, first.path) == (True, False, db)
     assert (again.path, again.records, again.figures, again.content_hash) == (db, 6, 16, first.content_hash)
     assert first.content_hash == _meta(db)["content_hash"]
 
