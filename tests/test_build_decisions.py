@@ -2,6 +2,7 @@
 
 import contextlib
 import os
+import re
 import sqlite3
 import subprocess
 
@@ -94,6 +95,20 @@ def test_the_stamp_matches_until_a_file_or_the_folder_changes(specs, db):
     assert not stamp_matches({**meta, "specs_dir": str(specs.parent)}, specs)
     _touch(specs / "link" / "test-link.yaml")
     assert not stamp_matches(meta, specs)
+
+
+def test_a_database_with_an_empty_or_newer_schema_version_is_refused_by_name(tmp_path):
+    path = tmp_path / "other.sqlite"
+    connection = sqlite3.connect(path)
+    connection.execute("CREATE TABLE alembic_version (version_num TEXT)")
+    connection.commit()
+    with pytest.raises(DatabaseError, match=r"not a specdb database \(no schema version\)"):
+        connect_readonly(path)
+    connection.execute("INSERT INTO alembic_version VALUES ('9999')")
+    connection.commit()
+    connection.close()
+    with pytest.raises(DatabaseError, match=f"^{re.escape(str(path))}: made by a newer specdb \\(schema revision 9999\\)"):
+        connect_readonly(path)
 
 
 def test_a_broken_link_in_the_folder_never_matches_a_stamp(specs, db):
