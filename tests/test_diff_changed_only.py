@@ -388,24 +388,25 @@ def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered
     compare_versions("r0", "r0", branches)
     # The wrong file is remembered from r0: only the changed file is validated again, and the checks across records
     # still find the problem.
+    problems = _problems_of_both_readings(tag, branches, tmp_path, monkeypatch)
+    assert [(problem.path, problem.message) for problem in problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+
+
+def _problems_of_both_readings(tag, branches, tmp_path, monkeypatch):
+    """The problems a diff reports against a revision whose files are partly remembered, required to be those of a first reading."""
     with pytest.raises(InvalidSpecs) as fast:
         compare_versions("r0", tag, branches)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
     with pytest.raises(InvalidSpecs) as whole:
         open_version(tag, branches)
     assert fast.value.problems == whole.value.problems
-    assert [(problem.path, problem.message) for problem in whole.value.problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+    return whole.value.problems
 
 
 def test_an_id_given_twice_one_of_them_remembered_is_reported_as_a_first_reading_reports_it(branches, tmp_path, monkeypatch):
     compare_versions("r0", "r0", branches)
-    with pytest.raises(InvalidSpecs) as fast:
-        compare_versions("r0", "id-twice", branches)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
-    with pytest.raises(InvalidSpecs) as whole:
-        open_version("id-twice", branches)
-    assert fast.value.problems == whole.value.problems
-    assert "duplicate-id" in {problem.code for problem in whole.value.problems}
+    problems = _problems_of_both_readings("id-twice", branches, tmp_path, monkeypatch)
+    assert "duplicate-id" in {problem.code for problem in problems}
 
 
 def test_files_remembered_under_one_review_policy_are_not_taken_under_another(branches):
@@ -428,14 +429,9 @@ def test_a_revision_has_the_content_hash_of_its_files(history, tmp_path):
 
 def test_a_source_gone_is_missed_by_every_remembered_file_citing_it(branches, tmp_path, monkeypatch):
     compare_versions("r0", "r0", branches)
-    with pytest.raises(InvalidSpecs) as fast:
-        compare_versions("r0", "datasheet-gone", branches)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
-    with pytest.raises(InvalidSpecs) as whole:
-        open_version("datasheet-gone", branches)
-    assert fast.value.problems == whole.value.problems
+    problems = _problems_of_both_readings("datasheet-gone", branches, tmp_path, monkeypatch)
     # Every record of the test data cites the datasheet.
-    assert {(problem.path, problem.code) for problem in whole.value.problems} == {
+    assert {(problem.path, problem.code) for problem in problems} == {
         (f"datasheet-gone:specs/{path}", "unknown-source")
         for path in ("accelerator/test-gpu.yaml", "fabric/test-fabric.yaml", "link/test-link.yaml", "link/test-pcie.yaml", "system/test-system.yaml")
     }
