@@ -171,7 +171,8 @@ class SpecSource(ABC):
     def again(self, relpath: str) -> bytes | None:
         """The bytes `read` gave for relpath; None when they can no longer be had."""
         raw = self._fetch(relpath, again=True).raw
-        return raw if raw is not None and self._digested[self._place(relpath)] and _digest(raw) == self._digest_of(self._place(relpath)) else None
+        place = self._place(relpath)
+        return raw if raw is not None and self._digested[place] and _digest(raw) == self._digest_of(place) else None
 
     def content_hash(self) -> str:
         """The version of the files read so far: a hash of each one's path and the digest of its bytes, in the order of paths."""
