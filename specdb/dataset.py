@@ -72,8 +72,8 @@ class Links:
     uses: tuple[tuple[str, str], ...] = ()
     # The source ids cited, each once: a tuple, which costs a quarter of a small set.
     refs: tuple[str, ...] = ()
-    # (figure name, product, factor, value) of each derived figure.
-    derivations: tuple[tuple[str, tuple[str, ...], float, float], ...] = ()
+    # (figure name, product, factor) of each derived figure; its value is among `values`.
+    derivations: tuple[tuple[str, tuple[str, ...], float], ...] = ()
     # Each figure's name and value, side by side: a dict and a float object per figure would cost twice as much.
     names: tuple[str, ...] = ()
     values: Sequence[float] = ()
@@ -83,6 +83,19 @@ class Links:
             return self.values[self.names.index(name)]
         except ValueError:
             return None
+
+
+class SourceLinks:
+    """A source's links: where it is. A source refers to nothing, so this is all that is kept of one, a third of `Links`."""
+
+    __slots__ = ("relpath",)
+    kind = "source"
+
+    def __init__(self, relpath: str) -> None:
+        self.relpath = relpath
+
+    def value(self, name: str) -> None:
+        return None
 
 
 # Hands each valid record, in the order of ids, to be written; the policy file comes first.
@@ -104,7 +117,7 @@ class Dataset:
     unloaded: set[str] = field(default_factory=set)
     shown: Callable[[str], str] = str
     # Every valid record's links by id, and the links of records that failed validation, by the id they claim.
-    links: dict[str, Links] = field(default_factory=dict, repr=False)
+    links: dict[str, Links | SourceLinks] = field(default_factory=dict, repr=False)
     unvalidated: list[tuple[str, Links]] = field(default_factory=list)
     # Where the files came from: a problem found once its record is no longer held is located in its file read again.
     files: SpecSource | None = field(default=None, repr=False)
@@ -249,10 +262,9 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
     return matches_name
 
 
-def _links(model: Record | SourceRecord, relpath: str) -> Links:
-    kind = sys.intern(model.kind)
+def _links(model: Record | SourceRecord, relpath: str) -> Links | SourceLinks:
     if isinstance(model, SourceRecord):
-        return Links(relpath, kind)
+        return SourceLinks(relpath)
     refs: set[str] = set()
     derivations = []
     values = array("d")
@@ -263,11 +275,12 @@ def _links(model: Record | SourceRecord, relpath: str) -> Links:
         for claim in (*figure.history, *figure.alternatives):
             refs.update(sys.intern(citation.ref) for citation in claim.sources)
         if figure.derived is not None:
-            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor, figure.value.value))
+            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor))
         values.append(figure.value.value)
-    uses = tuple((role, sys.intern(target)) for role, target in model.uses.items())
+    # Interned: roles are a few words, and targets are the ids of records read before or after.
+    uses = tuple((sys.intern(role), sys.intern(target)) for role, target in model.uses.items())
     names = tuple(map(sys.intern, model.figures))
-    return Links(relpath, kind, tuple(model.aliases), uses, tuple(refs), tuple(derivations), names, values)
+    return Links(relpath, sys.intern(model.kind), tuple(model.aliases), uses, tuple(refs), tuple(derivations), names, values)
 
 
 def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
@@ -287,7 +300,7 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
         except ValidationError:
             continue
         if figure.derived is not None:
-            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor, figure.value.value))
+            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor))
         names.append(name)
         values.append(figure.value.value)
     written_uses = tuple((role, target) for role, target in uses.items() if role in schema.ROLE_KINDS and isinstance(target, str)) if isinstance(uses, dict) else ()
@@ -448,8 +461,8 @@ def _check_outgoing(dataset: Dataset, report, record_id: str, links: Links) -> N
         for path, ref in written:
             if ref in unknown:
                 report(path, f"no source record '{ref}' (expected specs/source/{ref}.yaml)", "unknown-source")
-    for name, product_names, factor, value in links.derivations:
-        _check_derivation(dataset, report, record_id, links, name, product_names, factor, value)
+    for name, product_names, factor in links.derivations:
+        _check_derivation(dataset, report, record_id, links, name, product_names, factor)
 
 
 def _check_source_domain(url: str | None, excluded: list[str], report) -> None:
@@ -486,7 +499,8 @@ class _Reporter:
         self.dataset.problems.append(Problem(self.dataset.shown(self.relpath), *where, message, code))
 
 
-def _check_derivation(dataset: Dataset, report, record_id: str, links: Links, name: str, product_names: tuple[str, ...], factor: float, value: float) -> None:
+def _check_derivation(dataset: Dataset, report, record_id: str, links: Links, name: str, product_names: tuple[str, ...], factor: float) -> None:
+    value = links.value(name)
     path = ("figures", name, "derived", "product")
     product = factor
     for index, reference in enumerate(product_names):

@@ -23,7 +23,7 @@ from specdb.tiers import BASES
 
 if TYPE_CHECKING:
     from specdb import gitsource, revisioncache
-    from specdb.dataset import Dataset, Links
+    from specdb.dataset import Dataset, Links, SourceLinks
     from specdb.revisioncache import RevisionSummary
     from specdb.specfiles import SpecSource
 
@@ -179,15 +179,15 @@ def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.R
     return dataset.ok
 
 
-def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
+def _links_of(rows: revisioncache.Rows) -> tuple[str, Links | SourceLinks]:
     """What the checks across records need of a record, from its rows, as `dataset` gathers it from the validated record."""
-    from specdb.dataset import Links
+    from specdb.dataset import Links, SourceLinks
 
     aliases, uses, refs, derivations, names, values = [], [], {}, [], [], array("d")
     for table, row in rows:
         if table == "source":
             # Its domain was checked when it was validated, under the same policy file (part of what it is remembered by).
-            return row["id"], Links(row["path"], "source")
+            return row["id"], SourceLinks(row["path"])
         if table == "record":
             record = row
         elif table == "alias":
@@ -198,7 +198,7 @@ def _links_of(rows: revisioncache.Rows) -> tuple[str, Links]:
             names.append(row["name"])
             values.append(row["value"])
             if row["derived_product"] is not None:
-                derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"], row["value"]))
+                derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"]))
         elif table == "citation":
             refs[row["source_id"]] = None
     return record["id"], Links(

@@ -2,7 +2,9 @@
 
 A database records which bytes it was built from (a content hash) and, as a
 shortcut for later reads, what the files' metadata was when those bytes were
-read (a stamp). The stamp can only ever save work, never hide a change:
+read (a stamp: a hash of each file's path, size, times and inode, so that it
+costs a build 32 bytes a file). The stamp can only ever save work, never hide a
+change:
 
 - each file's metadata is taken from the open file before its bytes are read,
   so a file saved again after the read no longer matches;
@@ -20,7 +22,7 @@ import stat
 import time
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 RACY_SECONDS = 2
 MAX_FILE_BYTES = 5 * 1024 * 1024
@@ -55,9 +57,9 @@ class SpecFile(NamedTuple):
 
 
 class Stamp(NamedTuple):
-    """The metadata of every spec file as it was when read, one line each, and whether any of it is too recent to trust."""
+    """A hash of every spec file's metadata as it was when read (see `stamp_digest`), and whether any of it is too recent to trust."""
 
-    lines: str
+    digest: str
     racy: bool
 
 
@@ -142,6 +144,27 @@ def read_specs(root: Path) -> tuple[Tree, FolderFiles]:
     return tree, FolderFiles(tree)
 
 
+class Digests:
+    """One SHA-256 digest for each of a number of places, or none yet: in one buffer, where a dict would cost several times as much a file."""
+
+    def __init__(self, places: int) -> None:
+        self._bytes = bytearray(_DIGEST_BYTES * places)
+        self._held = bytearray(places)
+
+    def put(self, place: int, digest: bytes) -> None:
+        self._bytes[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES] = digest
+        self._held[place] = 1
+
+    def get(self, place: int) -> bytes | None:
+        return bytes(self._bytes[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES]) if self._held[place] else None
+
+    def held(self) -> Iterator[tuple[int, bytes]]:
+        """Each place that has a digest, in order, with it."""
+        for place, held in enumerate(self._held):
+            if held:
+                yield place, bytes(self._bytes[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES])
+
+
 class SpecSource(ABC):
     """Spec files handed out one at a time, in any order, so that no more than one file's bytes need be held.
 
@@ -151,11 +174,9 @@ class SpecSource(ABC):
     """
 
     def __init__(self, relpaths: list[str]) -> None:
-        # Sorted: a file's place among them says where its digest is kept, in one buffer for all (a dict would cost
-        # several times as much a file).
+        # Sorted: a file's place among them says where its digests are kept.
         self.relpaths = relpaths
-        self._digests = bytearray(_DIGEST_BYTES * len(relpaths))
-        self._digested = bytearray(len(relpaths))
+        self._digests = Digests(len(relpaths))
         self.whole = True
 
     def read(self, relpath: str) -> SpecFile:
@@ -163,34 +184,27 @@ class SpecSource(ABC):
         if file.raw is None:
             self.whole = False
         else:
-            place = self._place(relpath)
-            self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES] = _digest(file.raw)
-            self._digested[place] = 1
+            self._digests.put(self._place(relpath), _digest(file.raw))
         return file
 
     def again(self, relpath: str) -> bytes | None:
         """The bytes `read` gave for relpath; None when they can no longer be had."""
         raw = self._fetch(relpath, again=True).raw
-        place = self._place(relpath)
-        return raw if raw is not None and self._digested[place] and _digest(raw) == self._digest_of(place) else None
+        return raw if raw is not None and _digest(raw) == self._digests.get(self._place(relpath)) else None
 
     def content_hash(self) -> str:
         """The version of the files read so far: a hash of each one's path and the digest of its bytes, in the order of paths."""
         import hashlib
 
         digest = hashlib.sha256()
-        for place, relpath in enumerate(self.relpaths):
-            if self._digested[place]:
-                digest.update(relpath.encode() + b"\0" + self._digest_of(place))
+        for place, file_digest in self._digests.held():
+            digest.update(self.relpaths[place].encode() + b"\0" + file_digest)
         return digest.hexdigest()
 
     def _place(self, relpath: str) -> int:
         import bisect  # here, not at the top: a read of an up-to-date database places no file
 
         return bisect.bisect_left(self.relpaths, relpath)
-
-    def _digest_of(self, place: int) -> bytes:
-        return bytes(self._digests[place * _DIGEST_BYTES:(place + 1) * _DIGEST_BYTES])
 
     @abstractmethod
     def _fetch(self, relpath: str, *, again: bool = False) -> SpecFile:
@@ -216,14 +230,14 @@ class FolderFiles(SpecSource):
         self.root = tree.root
         self._root_text = str(tree.root)
         self._started = time.time_ns()
-        # Each file's stamp line as read, in the order of paths (None for a file not read): whole lines, so that joining
-        # them makes no second copy of each.
-        self._lines: list[str | None] = [None] * len(self.relpaths)
+        # A digest of each file's stamp line as read, in the order of paths.
+        self._line_digests = Digests(len(self.relpaths))
         self._newest_change = 0
 
     def stamp(self) -> Stamp:
         """The metadata of every file read, each taken from the open file before its bytes were read."""
-        return Stamp("\n".join([str(self.root), *(line for line in self._lines if line is not None)]), _racy(self._newest_change, self._started))
+        line_digests = (line_digest for _, line_digest in self._line_digests.held())
+        return Stamp(stamp_digest(self.root, line_digests), _racy(self._newest_change, self._started))
 
     def read_all(self) -> None:
         """Read every file once, keeping only their digests and metadata."""
@@ -240,7 +254,7 @@ class FolderFiles(SpecSource):
             if not stat.S_ISREG(info.st_mode):
                 return SpecFile(relpath, None, "not a regular file: a spec is a plain file")
             if not again:
-                self._lines[self._place(relpath)] = _stamp_line(relpath, info)
+                self._line_digests.put(self._place(relpath), _digest(_stamp_line(relpath, info).encode()))
                 self._newest_change = max(self._newest_change, info.st_ctime_ns)
             if info.st_size > MAX_FILE_BYTES:
                 return SpecFile(relpath, None, too_large(info.st_size))
@@ -270,9 +284,20 @@ def too_large(size: int) -> str:
     return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
 
 
-def current_lines(tree: Tree) -> str:
-    """The stamp's lines the files have now, from the metadata the walk just took."""
-    return "\n".join([str(tree.root), *(tree.lines[relpath] for relpath in tree.files)])
+def current_stamp(tree: Tree) -> str:
+    """The stamp digest the files have now, from the metadata the walk just took."""
+    return stamp_digest(tree.root, (_digest(tree.lines[relpath].encode()) for relpath in tree.files))
+
+
+def stamp_digest(root: Path, line_digests: Iterable[bytes]) -> str:
+    """SHA-256 of the folder's path, then of the SHA-256 of each file's stamp line (path, size, modification and change
+    times in nanoseconds, inode, separated by tabs) in the order of paths."""
+    import hashlib
+
+    digest = hashlib.sha256(str(root).encode())
+    for line_digest in line_digests:
+        digest.update(line_digest)
+    return digest.hexdigest()
 
 
 def _stamp_line(relpath: str, info: os.stat_result) -> str:

@@ -13,7 +13,7 @@ from pathlib import Path
 from specdb import __version__
 from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase, require_regular_file
-from specdb.specfiles import Stamp, current_lines, walk
+from specdb.specfiles import Stamp, current_stamp, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
 HEAD_REVISION = "0004"
@@ -61,7 +61,7 @@ def stamp_meta(specs: Path, stamp: Stamp) -> dict[str, str]:
     """The meta rows that say which spec files, as last read, a database holds; written with the data, in one replace."""
     return {
         "specs_dir": str(specs),
-        "spec_files": stamp.lines,
+        "spec_files": stamp.digest,
         "spec_files_racy": "yes" if stamp.racy else "no",
         "specdb_version": __version__,
     }
@@ -84,7 +84,7 @@ def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
     tree = walk(specs)
     if tree.problems:
         return False
-    return current_lines(tree) == meta.get("spec_files")
+    return current_stamp(tree) == meta.get("spec_files")
 
 
 def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:

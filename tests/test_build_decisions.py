@@ -12,7 +12,7 @@ from specdb import __version__, builder, specfiles
 from specdb.builder import build, validated_unless_held
 from specdb.dataset import load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
-from specdb.specfiles import Stamp, current_lines, walk
+from specdb.specfiles import Stamp, current_stamp, walk
 from specdb.store import check_revision, connect_readonly, holds, is_fresh, open_fresh, read_meta, stamp_matches, stamp_meta
 
 
@@ -89,7 +89,7 @@ def test_a_database_holds_specs_only_with_the_same_folder_version_and_hash(specs
 def test_the_stamp_matches_until_a_file_or_the_folder_changes(specs, db):
     build(specs, db)
     meta = _meta(db)
-    assert meta["spec_files"] == current_lines(walk(specs))
+    assert meta["spec_files"] == current_stamp(walk(specs))
     assert stamp_matches(meta, specs)
     assert not stamp_matches({**meta, "spec_files_racy": "yes"}, specs)
     assert not stamp_matches({**meta, "specs_dir": str(specs.parent)}, specs)
@@ -194,7 +194,7 @@ def test_new_metadata_of_the_same_bytes_is_recorded_without_a_rebuild(specs, db)
     assert not build(specs, db).changed
     assert db.stat().st_ino == before
     meta = _meta(db)
-    assert meta["spec_files"] == current_lines(walk(specs))
+    assert meta["spec_files"] == current_stamp(walk(specs))
     assert meta["spec_files_racy"] == "no"
     assert stamp_matches(meta, specs)
 
@@ -298,14 +298,14 @@ def test_the_shared_freshness_decision(specs, db):
     stamps = []
     dataset = validated_unless_held(specs, None, stamps.append)
     assert dataset.records.keys() == {"test-gpu", "test-link", "test-pcie", "test-fabric", "test-system", "test-datasheet"}
-    assert (dataset.root, dataset.stamp.lines) == (specs, current_lines(walk(specs)))
+    assert (dataset.root, dataset.stamp.digest) == (specs, current_stamp(walk(specs)))
     build(specs, db)
     existing = builder._existing_state(db)
     assert validated_unless_held(specs, existing, stamps.append) is None
     assert stamps == []
     _touch(specs / "link" / "test-link.yaml")
     assert validated_unless_held(specs, existing, stamps.append) is None
-    assert [stamp.lines for stamp in stamps] == [current_lines(walk(specs))]
+    assert [stamp.digest for stamp in stamps] == [current_stamp(walk(specs))]
     (specs / "link" / "test-link.yaml").write_text("id: [")
     with pytest.raises(InvalidSpecs) as raised:
         validated_unless_held(specs, existing, stamps.append)

@@ -15,7 +15,7 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.dataset import Problem, load_specs
-from specdb.specfiles import SpecFile, SpecsInMemory
+from specdb.specfiles import SpecFile, SpecsInMemory, current_stamp, walk
 
 NPU = "accelerator/test-npu.yaml"
 # A valid accelerator: line numbers below refer to this text.
@@ -396,7 +396,7 @@ def test_a_spec_file_that_cannot_be_read_is_a_problem_of_the_whole_file(tmp_path
     assert "broken symbolic link" in problem.message
     # What was read is still recorded: where from, and each file's metadata for the build to keep.
     assert dataset.root == specs
-    assert dataset.stamp is not None and "test-gpu.yaml" in dataset.stamp.lines
+    assert dataset.stamp is not None and dataset.stamp.digest == current_stamp(walk(specs))
 
 
 def test_a_file_too_large_to_be_a_record_is_refused_unread_and_its_id_is_not_reported_again(tmp_path):
@@ -452,6 +452,21 @@ def test_the_content_hash_is_the_documented_one_whatever_the_order_of_reading(tm
     assert backwards.content_hash() == expected
     (specs / "link" / "test-pcie.yaml").rename(specs / "link" / "test-pcie-moved.yaml")
     assert load_specs(specs).content_hash != expected
+
+
+def test_the_stamp_is_the_documented_one(tmp_path):
+    """The README's definition: SHA-256 of the folder's path, then of the SHA-256 of each file's path, size, modification and
+    change times in nanoseconds and inode, separated by tabs, in the order of paths."""
+    specs = tmp_path / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    files = sorted(path.relative_to(specs).as_posix() for path in specs.rglob("*.yaml"))
+    infos = {f: os.stat(specs / f) for f in files}
+    lines = [f"{f}\t{infos[f].st_size}\t{infos[f].st_mtime_ns}\t{infos[f].st_ctime_ns}\t{infos[f].st_ino}" for f in files]
+    expected = hashlib.sha256(str(specs).encode() + b"".join(hashlib.sha256(line.encode()).digest() for line in lines)).hexdigest()
+    assert load_specs(specs).stamp.digest == expected
+    assert current_stamp(walk(specs)) == expected
+    os.utime(specs / files[0], ns=(infos[files[0]].st_atime_ns, infos[files[0]].st_mtime_ns + 1))
+    assert load_specs(specs).stamp.digest != expected
 
 
 @pytest.mark.parametrize("relpath, text, problem", [
