@@ -9,8 +9,10 @@ from conftest import TEST_SPECS
 
 GPU = "accelerator/test-gpu.yaml"
 FABRIC = "fabric/test-fabric.yaml"
-SCALE_UP = "  scale_up_bandwidth:\n    value: 900 GB/s\n    direction: bidirectional\n    scope: per-accelerator\n    status: shipping\n" \
+SCALE_UP = (
+    "  scale_up_bandwidth:\n    value: 900 GB/s\n    direction: bidirectional\n    scope: per-accelerator\n    status: shipping\n"
     "    as_of: 2023-01\n    reviewed: 2026-07-15\n    sources: [{ref: test-datasheet}]\n"
+)
 # 60 characters: the longest text a summary line shows whole.
 NOTE_60 = "A fabric note of sixty characters, shown whole in a summary."
 # 61 characters: cut to its first 57 and '...'.
@@ -52,10 +54,6 @@ def versions(tmp_path, cli):
 
     shown.old, shown.new = old, tmp_path / "new"
     return shown
-
-
-def test_the_notes_sizes_are_the_ones_named():
-    assert (len(NOTE_60), len(NOTE_61)) == (60, 61)
 
 
 def test_a_figure_removed_leaves_two_ratios_without_a_value(versions):
@@ -137,6 +135,7 @@ def test_a_rename_through_an_alias(versions):
 
 
 def test_a_text_of_sixty_characters_is_shown_whole_and_one_of_sixty_one_is_cut(versions):
+    assert (len(NOTE_60), len(NOTE_61)) == (60, 61)
     released = "released: 2021-11\n"
     assert versions((FABRIC, released, f"{released}notes: {NOTE_60}\n")) == (
         f"{versions.old} -> {versions.new}: 1 record changed\n\n"
