@@ -287,9 +287,9 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
     """The references of a record that failed validation, as far as its text allows, so they are checked in the same pass.
 
     Its citations are those written as text; a figure that validates on its
-    own gives its value and derivation.
+    own gives its value and derivation. Its kind is left blank: it is not
+    among the records others may use, so nothing asks for it.
     """
-    kind = data.get("kind")
     uses = data.get("uses")
     figures = data.get("figures")
     derivations = []
@@ -305,12 +305,12 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
         values.append(figure.value.value)
     written_uses = tuple((role, target) for role, target in uses.items() if role in schema.ROLE_KINDS and isinstance(target, str)) if isinstance(uses, dict) else ()
     refs = tuple({ref: None for _, ref in _written_citations(data)})
-    return Links(relpath, kind if isinstance(kind, str) else "", (), written_uses, refs, tuple(derivations), tuple(names), values)
+    return Links(relpath, "", (), written_uses, refs, tuple(derivations), tuple(names), values)
 
 
-def _written_citations(data: Any) -> Iterator[tuple[Path_, str]]:
+def _written_citations(data: dict[str, Any]) -> Iterator[tuple[Path_, str]]:
     """Where each citation of a record's figures is, and the `ref` it gives, for every citation written as text."""
-    figures = data.get("figures") if isinstance(data, dict) else None
+    figures = data.get("figures")
     for name, body in (figures.items() if isinstance(figures, dict) else ()):
         if not isinstance(body, dict):
             continue

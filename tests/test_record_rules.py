@@ -288,6 +288,31 @@ def test_every_citation_names_a_source_record(tmp_path):
     ]
 
 
+def test_a_record_that_fails_validation_still_has_its_derived_figures_checked_against_its_own(tmp_path):
+    link = (TEST_SPECS / "link" / "test-link.yaml").read_text().replace("figures:\n", "colour: red\nfigures:\n")
+    unknown_key = (6, 1, "unknown key 'colour'", "unknown-key")
+    assert _problems(tmp_path, {"link/test-link.yaml": link}) == [("link/test-link.yaml", *unknown_key)]
+    # 18 links x 25 GB/s x 2 = 900 GB/s, in bytes per second; "    derived: {product: " is 23 characters.
+    wrong = link.replace("value: 900 GB/s", "value: 800 GB/s")
+    mismatch = "derived: links_per_accelerator x per_link_bandwidth x 2 = 9e+11, but value is 8e+11 (more than 2% apart)"
+    assert _problems(tmp_path, {"link/test-link.yaml": wrong}) == [
+        ("link/test-link.yaml", *unknown_key),
+        ("link/test-link.yaml", 17, 24, mismatch, "derived-mismatch"),
+    ]
+
+
+def test_a_record_that_fails_validation_has_every_citation_written_as_text_checked(tmp_path):
+    figures = (
+        "  memory_capacity: 96 GB\n"
+        "  memory_bandwidth: {value: 3 TB/s, status: shipping, as_of: 2023-01, reviewed: 2026-07-15,"
+        " sources: [test-datasheet, {ref: [5]}, {ref: no-such-source}]}\n"
+    )
+    found = [problem for problem in _npu(tmp_path, figures) if problem[3] == "unknown-source"]
+    # A figure that is not a mapping is passed over, not the end of the search; a citation that is not a mapping, or whose
+    # ref is not text, is its own problem. "  memory_bandwidth: ... sources: [test-datasheet, {ref: [5]}, {ref: " is 136 characters.
+    assert found == [(8, 137, "no source record 'no-such-source' (expected specs/source/no-such-source.yaml)", "unknown-source")]
+
+
 def test_a_record_lives_in_its_kind_folder_under_its_own_id(tmp_path):
     text = HEAD + CAPACITY
     assert _problems(tmp_path, {"link/test-npu.yaml": text}) == [

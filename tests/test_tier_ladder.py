@@ -240,3 +240,16 @@ def test_a_platform_without_a_release_date_takes_its_accelerators(database):
     assert [(platform.id, platform.released) for platform in platforms(database)] == [
         ("test-system", "2022-09-01"), ("test-system-undated", "2022-09-01"),
     ]
+
+
+def test_a_snapshot_of_specs_finds_a_platform_by_id_or_by_alias_in_any_case(specs):
+    from specdb.dataset import load_specs
+    from specdb.snapshot import from_dataset
+
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text().replace("released: 2022-09\n", "released: 2022-09\naliases: [Test Box]\n"))
+    snapshot = from_dataset(load_specs(specs), "the specs folder")
+    assert [platform.id for platform in platforms(snapshot, platform="test-system")] == ["test-system"]
+    assert [platform.id for platform in platforms(snapshot, platform="TEST BOX")] == ["test-system"]
+    with pytest.raises(NotFound, match=r"^no record or alias 'test-box' in the specs folder$"):
+        platforms(snapshot, platform="test-box")
