@@ -6,24 +6,25 @@ the first: a record that fails validation still has its references to other
 records checked, as far as its text allows.
 
 The records are validated one at a time, in the order of their ids, and what
-checking them against each other needs is kept apart from them (`Links`), so a
-build can hand each valid record on to be written and keep nothing else.
+checking them against each other needs is kept apart from them, in a
+temporary file (`links.LinkTable`), so a build can hand each valid record on
+to be written and keep nothing of it in memory.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import sys
 from array import array
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator
 from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
 from specdb import schema, vocabulary
+from specdb.links import Links, LinkTable, SourceLinks
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import FolderFiles, SpecSource, Stamp, Tree, read_specs
 from specdb.yamlread import Located, Path_, parse_yaml
@@ -59,45 +60,6 @@ class LoadedRecord:
     relpath: str
 
 
-@dataclass(slots=True)
-class Links:
-    """What checking one record against the others needs, kept in place of the record itself.
-
-    Positions are not kept: a record with a problem is parsed again to locate it.
-    """
-
-    relpath: str
-    kind: str
-    aliases: tuple[str, ...] = ()
-    uses: tuple[tuple[str, str], ...] = ()
-    # The source ids cited, each once: a tuple, which costs a quarter of a small set.
-    refs: tuple[str, ...] = ()
-    # (figure name, product, factor) of each derived figure; its value is among `values`.
-    derivations: tuple[tuple[str, tuple[str, ...], float], ...] = ()
-    # Each figure's name and value, side by side: a dict and a float object per figure would cost twice as much.
-    names: tuple[str, ...] = ()
-    values: Sequence[float] = ()
-
-    def value(self, name: str) -> float | None:
-        try:
-            return self.values[self.names.index(name)]
-        except ValueError:
-            return None
-
-
-class SourceLinks:
-    """A source's links: where it is. A source refers to nothing, so this is all that is kept of one, a third of `Links`."""
-
-    __slots__ = ("relpath",)
-    kind = "source"
-
-    def __init__(self, relpath: str) -> None:
-        self.relpath = relpath
-
-    def value(self, name: str) -> None:
-        return None
-
-
 # Hands each valid record, in the order of ids, to be written; the policy file comes first.
 RecordWriter = Callable[[Record | SourceRecord, str, KindPolicies | None], None]
 # Files validated so far, files in all.
@@ -117,7 +79,7 @@ class Dataset:
     unloaded: set[str] = field(default_factory=set)
     shown: Callable[[str], str] = str
     # Every valid record's links by id, and the links of records that failed validation, by the id they claim.
-    links: dict[str, Links | SourceLinks] = field(default_factory=dict, repr=False)
+    links: LinkTable = field(default_factory=LinkTable, repr=False)
     unvalidated: list[tuple[str, Links]] = field(default_factory=list)
     # Where the files came from: a problem found once its record is no longer held is located in its file read again.
     files: SpecSource | None = field(default=None, repr=False)
@@ -244,12 +206,11 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
     if isinstance(model, Record):
         problems.extend(Problem(shown, *located.where(path, key=len(path) == 2), message, "vocabulary") for path, message in _vocabulary_problems(model))
         problems.extend(Problem(shown, *located.where(path), message, "review-order") for path, message in _review_order_problems(model))
-    if model.id in dataset.links:
-        other = dataset.links[model.id].relpath
-        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other)}", "duplicate-id"))
+    other = dataset.links.get(model.id)
+    if other is not None:
+        problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other.relpath)}", "duplicate-id"))
         return True
-    # Interned: a source's id is also every citation of it (see _links).
-    dataset.links[sys.intern(model.id)] = _links(model, relpath)
+    dataset.links.add(model.id, _links(model, relpath))
     if isinstance(model, SourceRecord):
         dataset.source_count += 1
     else:
@@ -265,22 +226,20 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
 def _links(model: Record | SourceRecord, relpath: str) -> Links | SourceLinks:
     if isinstance(model, SourceRecord):
         return SourceLinks(relpath)
-    refs: set[str] = set()
+    refs: dict[str, None] = {}
     derivations = []
     values = array("d")
     for name, figure in model.figures.items():
-        name = sys.intern(name)
-        # Interned: the same few source ids are cited by many records, and are kept until every record is read.
-        refs.update(sys.intern(citation.ref) for citation in figure.sources)
+        for citation in figure.sources:
+            refs[citation.ref] = None
         for claim in (*figure.history, *figure.alternatives):
-            refs.update(sys.intern(citation.ref) for citation in claim.sources)
+            for citation in claim.sources:
+                refs[citation.ref] = None
         if figure.derived is not None:
-            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor))
+            derivations.append((name, tuple(figure.derived.product), figure.derived.factor))
         values.append(figure.value.value)
-    # Interned: roles are a few words, and targets are the ids of records read before or after.
-    uses = tuple((sys.intern(role), sys.intern(target)) for role, target in model.uses.items())
-    names = tuple(map(sys.intern, model.figures))
-    return Links(relpath, sys.intern(model.kind), tuple(model.aliases), uses, tuple(refs), tuple(derivations), names, values)
+    uses = tuple(model.uses.items())
+    return Links(relpath, model.kind, tuple(model.aliases), uses, tuple(refs), tuple(derivations), tuple(model.figures), values)
 
 
 def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
@@ -300,7 +259,7 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
         except ValidationError:
             continue
         if figure.derived is not None:
-            derivations.append((name, tuple(map(sys.intern, figure.derived.product)), figure.derived.factor))
+            derivations.append((name, tuple(figure.derived.product), figure.derived.factor))
         names.append(name)
         values.append(figure.value.value)
     written_uses = tuple((role, target) for role, target in uses.items() if role in schema.ROLE_KINDS and isinstance(target, str)) if isinstance(uses, dict) else ()
@@ -418,20 +377,15 @@ def check_references(dataset: Dataset) -> None:
 
 
 def _check_references(dataset: Dataset) -> None:
-    everything = dataset.links
-    # Ids are lower case (see schema.ID_PATTERN), so only an alias needs folding to be compared with them.
-    alias_owner: dict[str, str] = {}
-    # In the order of files, so that of two records claiming one alias the first file keeps it.
-    for record_id in sorted(everything, key=lambda record_id: everything[record_id].relpath):
-        links = everything[record_id]
-        if links.kind == "source":
-            continue
+    claimed = dataset.links.claimed_aliases()
+    for record_id, links in dataset.links.records_in_file_order():
         report = _Reporter(dataset, links)
+        # Ids are lower case (see schema.ID_PATTERN), so only an alias needs folding to be compared with them.
         own: set[str] = set()
         for index, alias in enumerate(links.aliases):
             key = alias.casefold()
-            owner = key if key in everything else alias_owner.setdefault(key, record_id)
-            if owner != record_id:
+            owner = claimed.get((record_id, index))
+            if owner is not None:
                 report(("aliases", index), f"alias '{alias}' already names '{owner}'", "duplicate-alias")
             elif key in own:
                 report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)", "duplicate-alias")
@@ -442,18 +396,17 @@ def _check_references(dataset: Dataset) -> None:
 
 
 def _is_source(dataset: Dataset, record_id: str) -> bool:
-    links = dataset.links.get(record_id)
-    return links is not None and links.kind == "source"
+    return dataset.links.kind_of(record_id) == "source"
 
 
 def _check_outgoing(dataset: Dataset, report, record_id: str, links: Links) -> None:
     """A record's references to others: the records it uses, the sources it cites, the figures its derived figures multiply."""
     for role, target in links.uses:
-        target_links = dataset.links.get(target)
-        if target_links is None and target not in dataset.unloaded:
+        target_kind = dataset.links.kind_of(target)
+        if target_kind is None and target not in dataset.unloaded:
             report(("uses", role), f"uses.{role}: no record '{target}'", "unknown-record")
-        elif target_links is not None and target_links.kind != schema.ROLE_KINDS[role]:
-            report(("uses", role), f"uses.{role}: '{target}' is a {target_links.kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
+        elif target_kind is not None and target_kind != schema.ROLE_KINDS[role]:
+            report(("uses", role), f"uses.{role}: '{target}' is a {target_kind}, not a {schema.ROLE_KINDS[role]}", "wrong-kind")
     unknown = {ref for ref in links.refs if not _is_source(dataset, ref) and ref not in dataset.unloaded}
     if unknown:
         located = report.located

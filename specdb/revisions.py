@@ -23,7 +23,8 @@ from specdb.tiers import BASES
 
 if TYPE_CHECKING:
     from specdb import gitsource, revisioncache
-    from specdb.dataset import Dataset, Links, SourceLinks
+    from specdb.dataset import Dataset
+    from specdb.links import Links, SourceLinks
     from specdb.revisioncache import RevisionSummary
     from specdb.specfiles import SpecSource
 
@@ -173,7 +174,7 @@ def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.R
         record_id, links = _links_of(rows)
         if record_id in dataset.links:
             return False
-        dataset.links[record_id] = links
+        dataset.links.add(record_id, links)
     dataset.files = every
     check_references(dataset)
     return dataset.ok
@@ -181,7 +182,7 @@ def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.R
 
 def _links_of(rows: revisioncache.Rows) -> tuple[str, Links | SourceLinks]:
     """What the checks across records need of a record, from its rows, as `dataset` gathers it from the validated record."""
-    from specdb.dataset import Links, SourceLinks
+    from specdb.links import Links, SourceLinks
 
     aliases, uses, refs, derivations, names, values = [], [], {}, [], [], array("d")
     for table, row in rows:

@@ -250,3 +250,15 @@ def test_a_database_folder_that_cannot_be_created_is_a_clear_error(specs, tmp_pa
     result = cli("build", "--specs", str(specs), "--db", str(blocker / "specdb.sqlite"), data=False)
     assert result.exit_code == 3
     assert "cannot write the database" in result.stderr
+
+
+def test_a_temporary_folder_without_room_for_the_checks_across_records_is_a_database_error():
+    from specdb.errors import DatabaseError
+    from specdb.links import LinkTable, SourceLinks
+
+    table = LinkTable()
+    # What a full temporary folder does to SQLite: a write past the last page it may have fails.
+    table._db.execute("PRAGMA max_page_count = 2")
+    with pytest.raises(DatabaseError, match=r"^cannot keep what the checks across records need in a temporary file \(database or disk is full\); set TMPDIR"):
+        for number in range(1000):
+            table.add(f"source-{number}", SourceLinks(f"source/source-{number}.yaml"))

@@ -265,6 +265,15 @@ def test_aliases_name_one_record_whatever_their_case(tmp_path):
     ]
 
 
+def test_of_two_records_listing_one_alias_the_first_file_keeps_it_whatever_the_order_of_ids(tmp_path):
+    npu = HEAD.replace("figures:\n", "aliases: [Shared Name]\nfigures:\n") + CAPACITY
+    link = (TEST_SPECS / "link" / "test-link.yaml").read_text().replace("figures:\n", "aliases: [shared NAME]\nfigures:\n")
+    # accelerator/test-npu.yaml comes before link/test-link.yaml, although test-link comes before test-npu.
+    assert _problems(tmp_path, {NPU: npu, "link/test-link.yaml": link}) == [
+        ("link/test-link.yaml", 6, 11, "alias 'shared NAME' already names 'test-npu'", "duplicate-alias"),
+    ]
+
+
 def test_uses_points_at_an_existing_record_of_the_kind_the_role_needs(tmp_path):
     head = HEAD.replace("figures:\n", "uses: {scale_up: test-fabric, host_link: test-nothing}\nfigures:\n")
     assert _npu(tmp_path, CAPACITY, head) == [
