@@ -128,19 +128,19 @@ def load_files(
     """
     dataset = Dataset(root=root, shown=shown, files=files)
     total = len(files.relpaths)
-    for done, relpath in enumerate(sorted(files.relpaths, key=_load_order), 1):
+    for done, relpath in enumerate(_in_load_order(files.relpaths), 1):
         if progress is not None and done > 1:
             progress(done - 1, total)
         file = files.read(relpath)
         where = shown(file.relpath)
         if file.raw is None:
             dataset.problems.append(Problem(where, 0, 0, file.problem or "cannot read file", "unreadable"))
-            dataset.unloaded.add(Path(file.relpath).stem)
+            dataset.unloaded.add(_stem(file.relpath))
             continue
         located, yaml_problems = parse_yaml(file.raw, positions=False)
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
         if located is None or not _load_one(dataset, file.relpath, where, located, write):
-            dataset.unloaded.add(Path(file.relpath).stem)
+            dataset.unloaded.add(_stem(file.relpath))
     if progress is not None and total:
         progress(total, total)
     dataset.content_hash = files.content_hash()
@@ -150,9 +150,18 @@ def load_files(
     return dataset
 
 
-def _load_order(relpath: str) -> tuple[bool, str, str]:
-    """The policy file first (every figure's review policy may come from it), then records in the order of their ids."""
-    return relpath != POLICY_FILE, Path(relpath).stem, relpath
+def _in_load_order(relpaths: list[str]) -> list[str]:
+    """The policy file first (every figure's review policy may come from it), then records in the order of their ids.
+
+    An id is its file's name without the suffix, and files of one name keep the order of their paths: `relpaths` are
+    sorted, and so is what a stable sort by name leaves, with no key but the name held for each file.
+    """
+    records = sorted((relpath for relpath in relpaths if relpath != POLICY_FILE), key=_stem)
+    return [POLICY_FILE, *records] if len(records) < len(relpaths) else records
+
+
+def _stem(relpath: str) -> str:
+    return os.path.splitext(relpath.rpartition("/")[2])[0]
 
 
 def _shown(root: Path, relpath: str) -> str:
@@ -186,7 +195,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
         problems.extend(_problems_from(exc, shown, located))
         if model_type is not KindPolicies:
             claimed = data.get("id")
-            record_id = claimed if isinstance(claimed, str) else Path(relpath).stem
+            record_id = claimed if isinstance(claimed, str) else _stem(relpath)
             dataset.unvalidated.append((record_id, _unvalidated_links(data, relpath)))
         return False
     if model_type is KindPolicies:
