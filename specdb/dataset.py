@@ -389,7 +389,6 @@ def _check_references(dataset: Dataset) -> None:
     claimed = dataset.links.claimed_aliases()
     for record_id, links in dataset.links.records_in_file_order():
         report = _Reporter(dataset, links)
-        # Ids are lower case (see schema.ID_PATTERN), so only an alias needs folding to be compared with them.
         own: set[str] = set()
         for index, alias in enumerate(links.aliases):
             key = alias.casefold()

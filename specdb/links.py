@@ -84,9 +84,6 @@ class LinkTable:
     def __contains__(self, record_id: str) -> bool:
         return self.kind_of(record_id) is not None
 
-    def __len__(self) -> int:
-        return self._db.execute("SELECT count(*) FROM links").fetchone()[0]
-
     def add(self, record_id: str, links: Links | SourceLinks) -> None:
         """Keep a record's links; its id must not be kept already."""
         try:
@@ -96,6 +93,7 @@ class LinkTable:
             detail = marshal.dumps((links.aliases, links.uses, links.refs, links.derivations, links.names, array("d", links.values).tobytes()))
             self._db.execute("INSERT INTO links VALUES (?, ?, ?, ?)", (record_id, links.relpath, links.kind, detail))
             if links.aliases:
+                # Folded: ids are lower case (see schema.ID_PATTERN), so a folded alias compares with them as it is.
                 self._db.executemany(
                     "INSERT INTO alias VALUES (?, ?, ?)", [(alias.casefold(), record_id, position) for position, alias in enumerate(links.aliases)]
                 )
