@@ -100,9 +100,7 @@ def load_specs(root: Path) -> Dataset:
 def load_tree(root: Path, tree: Tree, files: FolderFiles, write: RecordWriter | None = None, *, progress: FilesDone | None = None) -> Dataset:
     """Validate the files found by `read_specs`; with `write`, each valid record is written (while all so far are valid) instead of kept."""
 
-    def shown(relpath: str) -> str:
-        return _shown(root, relpath)
-
+    shown = _shown_under(root)
     layout = [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems]
     dataset = load_files(root, files, shown, write=None if layout else write, progress=progress)
     dataset.stamp = files.stamp()
@@ -164,13 +162,26 @@ def _stem(relpath: str) -> str:
     return os.path.splitext(relpath.rpartition("/")[2])[0]
 
 
-def _shown(root: Path, relpath: str) -> str:
-    """The file as the user would type it: relative to the working folder when inside it."""
-    full = os.path.normpath(os.path.join(str(root), relpath))
+def _shown_under(root: Path) -> Callable[[str], str]:
+    """How a file under root is named to the user: relative to the working folder when inside it.
+
+    Where the working folder is not inside root, the folder is placed once rather than each file (a relative path
+    costs a look at the working folder): every file is inside the working folder, or none is.
+    """
+    full_root = os.path.normpath(str(root))
     try:
-        relative = os.path.relpath(full)
-    except ValueError:
-        return full
+        relative_root = os.path.relpath(full_root)
+    except ValueError:  # another drive
+        relative_root = full_root
+    if all(part == ".." for part in relative_root.split(os.sep)):
+        return lambda relpath: _shown(full_root, relpath)
+    base = full_root if relative_root.startswith("..") or os.path.isabs(relative_root) else relative_root
+    return lambda relpath: os.path.normpath(os.path.join(base, relpath))
+
+
+def _shown(root: str, relpath: str) -> str:
+    full = os.path.normpath(os.path.join(root, relpath))
+    relative = os.path.relpath(full)
     return full if relative.startswith("..") else relative
 
 

@@ -129,7 +129,8 @@ def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, l
         return None, [YamlProblem("file is empty; a record is a mapping of keys")]
     located = Located(data=None)
     problems: list[YamlProblem] = []
-    seen: set[int] = set()
+    # A node met twice is an alias, and an alias needs an anchor: without an '&' in the file there is nothing to track.
+    seen: set[int] | None = set() if b"&" in raw else None
     located.data = _plain(root, (), located if positions else None, problems, seen)
     if not positions:
         located.unlocated = raw
@@ -159,28 +160,31 @@ def _offset_position(text: str, index: int) -> tuple[int, int]:
 
 def _nesting_problem(text: str) -> YamlProblem | None:
     """Refuse absurd nesting before the composer recurses into it."""
-    depth = 0
-    for match in _BRACKETS.finditer(text):
-        if match.group() in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", *_offset_position(text, match.start()))
-        elif depth:
-            depth -= 1
+    # Flow nesting goes no deeper than the file has opening brackets, which str.count finds without a Python loop.
+    if text.count("[") + text.count("{") > MAX_DEPTH:
+        depth = 0
+        for match in _BRACKETS.finditer(text):
+            if match.group() in "[{":
+                depth += 1
+                if depth > MAX_DEPTH:
+                    return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", *_offset_position(text, match.start()))
+            elif depth:
+                depth -= 1
     for match in _DEEP_BLOCK.finditer(text):
         line = text.count("\n", 0, match.start()) + 1
         return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", line, 1)
     return None
 
 
-def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlProblem], seen: set[int]) -> Any:
+def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlProblem], seen: set[int] | None) -> Any:
     """The node as plain data; with `located`, every value's and key's position is recorded in it."""
     if located is not None:
         located.values[path] = _position(node.start_mark)
-    if id(node) in seen:
-        problems.append(YamlProblem("anchors and aliases are not allowed", *_position(node.start_mark)))
-        return None
-    seen.add(id(node))
+    if seen is not None:
+        if id(node) in seen:
+            problems.append(YamlProblem("anchors and aliases are not allowed", *_position(node.start_mark)))
+            return None
+        seen.add(id(node))
     if node.tag not in _PLAIN_TAGS:
         tag = node.tag.replace("tag:yaml.org,2002:", "!!")
         problems.append(YamlProblem(f"tag '{tag}' is not allowed: specdb reads every value as written", *_position(node.start_mark)))

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from conftest import REPO
+from specdb.yamlread import parse_yaml
 
 MEMORY_LIMIT = 2 * 2**30  # address space allowed to the validating process
 TIME_LIMIT = 60
@@ -77,3 +78,31 @@ def test_python_object_tags_are_never_constructed(specs, tmp_path):
     path.write_text(f"schema: 1\nid: !!python/object/apply:os.system ['touch {marker}']\n")
     _expect(_validate(specs), path, "tag '!!python/object/apply:os.system' is not allowed")
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("depth, refused", [(32, False), (33, True)])
+def test_flow_nesting_is_refused_past_32_levels_and_located(depth, refused):
+    located, problems = parse_yaml(b"notes: " + b"[" * depth + b"x" + b"]" * depth + b"\n")
+    messages = [(problem.line, problem.column, problem.message) for problem in problems]
+    # The 33rd bracket opens at column 8 + 32 = 40 of line 1.
+    assert messages == ([(1, 40, "nesting deeper than 32 levels")] if refused else [])
+    assert (located is None) == refused
+
+
+def test_many_brackets_side_by_side_are_not_nesting():
+    located, problems = parse_yaml(b"notes: [" + b", ".join(b"[x]" for _ in range(40)) + b"]\n")
+    assert problems == [] and located.data == {"notes": [["x"]] * 40}
+
+
+@pytest.mark.parametrize("text", [b"a: &first [x]\nb: *first\n", b"a: &first x\nb: *first\n"])
+def test_an_alias_is_refused_at_its_place(text):
+    located, problems = parse_yaml(text)
+    assert located is None
+    assert [(problem.line, problem.column, problem.message) for problem in problems] == [
+        (2, 4, "anchors and aliases are not allowed (alias *first)")
+    ]
+
+
+def test_an_ampersand_in_text_is_only_text():
+    located, problems = parse_yaml(b"name: R&D GPU\nnotes: [R&D, R&D]\n")
+    assert problems == [] and located.data == {"name": "R&D GPU", "notes": ["R&D", "R&D"]}

@@ -461,6 +461,12 @@ def test_problems_are_shown_relative_to_the_working_folder_when_inside_it(tmp_pa
     assert [str(problem) for problem in load_specs(specs).problems] == ["specs/link/test-pcie.yaml:1:1: a record file must be a mapping of keys"]
     monkeypatch.chdir(specs / "link")
     assert [problem.path for problem in load_specs(specs).problems] == ["test-pcie.yaml"]
+    assert [problem.path for problem in load_specs(Path("..")).problems] == ["test-pcie.yaml"]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    assert [problem.path for problem in load_specs(specs).problems] == [str(specs / "link" / "test-pcie.yaml")]
+    assert [problem.path for problem in load_specs(Path("../specs")).problems] == ["../specs/link/test-pcie.yaml"]
 
 
 def test_the_content_hash_follows_the_bytes(tmp_path):
