@@ -17,7 +17,7 @@ from pathlib import Path
 from specdb.calibration import Calibration, read_runs
 from specdb.collective import estimate, leave_one_out
 from specdb.resources import bundled_specs
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 
 def bound_ratios(connection) -> dict[str, float]:

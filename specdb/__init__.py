@@ -72,7 +72,7 @@ def build(specs: PathLike | None = None, db: PathLike | None = None) -> BuildRes
     else a per-user cache file. Raises `specdb.errors.InvalidSpecs` (with
     `.problems`) on bad specs, leaving any existing database untouched.
     """
-    from specdb.builder import build as build_database
+    from specdb.database import build as build_database
     from specdb.locations import resolve_db, resolve_specs
 
     specs_dir = resolve_specs(specs)
@@ -88,7 +88,7 @@ def connect(specs: PathLike | None = None, db: PathLike | None = None) -> sqlite
     holding one publication until it is closed.
     """
     from specdb.locations import resolve_db, resolve_specs
-    from specdb.store import open_fresh
+    from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
     return open_fresh(resolve_db(db, specs_dir), specs_dir)
@@ -101,7 +101,7 @@ def info(specs: PathLike | None = None, db: PathLike | None = None) -> dict[str,
     """
     from specdb.about import describe
     from specdb.locations import resolve_db, resolve_specs
-    from specdb.store import open_fresh
+    from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)
@@ -122,7 +122,7 @@ def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: 
     from specdb.about import describe
     from specdb.export import export
     from specdb.locations import resolve_db, resolve_specs
-    from specdb.store import open_fresh
+    from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)

@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 LOCK_TIMEOUT_SECONDS = 120
 COUNTS = "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
-# Referenced tables before the tables that refer to them.
-TABLES_IN_LOAD_ORDER = ("Meta", "Record", "Source", "Alias", "RecordUse", "Figure", "CollectiveRun", "Claim", "Citation", "RecordDigest")
 SIDE_FILES = ("-journal", "-wal", "-shm")
 # Rows gathered before they are inserted: enough for executemany to pay, few enough to keep memory flat.
 ROWS_PER_BATCH = 5000
@@ -46,19 +44,15 @@ class BuildResult(NamedTuple):
     content_hash: str
 
 
-def build(specs: Path, db_path: Path | ServerDatabase) -> BuildResult:
-    """Make db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
+def build(specs: Path, db_path: Path) -> BuildResult:
+    """Make the SQLite file db_path hold exactly the specs; raise InvalidSpecs, leaving db_path alone, when they are wrong.
 
     Cheapest first: the files' metadata as recorded in the database; then
     their bytes against the database's content hash (recording the files'
     metadata anew when only it changed); only then, under the lock, a
     validation that writes the new database as it goes. A PostgreSQL database
-    is published the same way by `publish.py`.
+    is published the same way by `publish.py` (`database.build` chooses).
     """
-    if isinstance(db_path, ServerDatabase):
-        from specdb.publish import publish
-
-        return publish(specs, db_path)
     existing = _existing_state(db_path)
     if existing is not None and existing.revision != HEAD_REVISION:
         upgrade(db_path)
@@ -229,6 +223,8 @@ def upgrade(db_path: Path) -> None:
             finally:
                 source.close()
                 copy.close()
+            from specdb.migrate import migrate_file  # Alembic only for a database that needs upgrading
+
             migrate_file(temporary)
             _check_database(temporary)
             _replace(temporary, db_path)
@@ -318,37 +314,6 @@ def _git_revision(specs: Path) -> str:
     except (OSError, subprocess.SubprocessError):
         return ""
     return result.stdout.strip() if result.returncode == 0 else ""
-
-
-def migrate(connection: Any, revision: str = "head") -> None:
-    """Run the Alembic migrations on an open SQLAlchemy connection."""
-    from alembic import command
-    from alembic.config import Config
-
-    from specdb.resources import migrations_dir
-
-    config = Config()
-    config.set_main_option("script_location", str(migrations_dir()))
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
-
-
-def _engine(path: Path) -> Any:
-    from sqlalchemy import create_engine, event
-    from sqlalchemy.pool import NullPool
-
-    engine = create_engine(f"sqlite:///{path}", poolclass=NullPool)
-    event.listen(engine, "connect", lambda connection, _: connection.execute("PRAGMA foreign_keys = ON"))
-    return engine
-
-
-def migrate_file(path: Path) -> None:
-    engine = _engine(path)
-    try:
-        with engine.begin() as connection:
-            migrate(connection)
-    finally:
-        engine.dispose()
 
 
 def _write_database(path: Path, specs: Path, tree: Tree) -> Dataset:

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from specdb import schema, vocabulary
 from specdb.links import Links, LinkTable, SourceLinks
+from specdb.progress import FilesDone
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import FolderFiles, SpecSource, Stamp, Tree, read_specs
 from specdb.yamlread import Located, Path_, parse_yaml
@@ -62,8 +63,6 @@ class LoadedRecord:
 
 # Hands each valid record, in the order of ids, to be written; the policy file comes first.
 RecordWriter = Callable[[Record | SourceRecord, str, KindPolicies | None], None]
-# Files validated so far, files in all.
-FilesDone = Callable[[int, int], None]
 
 
 @dataclass

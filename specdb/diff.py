@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
+from specdb.progress import Progress, told
 from specdb.snapshot import (
     Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset,
 )
@@ -68,10 +69,6 @@ class Change:
         return {**asdict(self), "group": self.group}
 
 
-# What is being read, files done, files in all: how a caller shows the progress of reading a whole version.
-Progress = Callable[[str, int, int], None]
-
-
 def open_version(text: str, specs: Path, progress: Progress | None = None) -> Snapshot:
     """A folder of specs, a built database file, or a git revision of the repository holding the specs."""
     from specdb import gitsource
@@ -102,11 +99,6 @@ def _folder(path: Path, label: str, progress: Progress | None) -> Snapshot:
     from specdb.specfiles import read_specs
 
     return _snapshot(load_tree(path, *read_specs(path), progress=told(f"reading {label}", progress)), label)
-
-
-def told(label: str, progress: Progress | None) -> Callable[[int, int], None] | None:
-    """Validation's files-done count, as the progress of reading this version."""
-    return None if progress is None else lambda done, total: progress(label, done, total)
 
 
 def _snapshot(dataset: Dataset, label: str) -> Snapshot:

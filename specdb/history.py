@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from specdb.catalog import resolve
 from specdb.errors import NotFound
+from specdb.progress import Progress
 
 
 def figure_history(
-    connection: sqlite3.Connection, specs: Path, record: str, figure: str, progress: Callable[[str, int, int], None] | None = None,
+    connection: sqlite3.Connection, specs: Path, record: str, figure: str, progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Rows oldest first: recorded history entries, then one row per commit that changed the figure, then the current value.
 
@@ -42,7 +43,7 @@ def figure_history(
     return rows
 
 
-def _from_git(specs: Path, relpath: str, figure: str, progress: Callable[[str, int, int], None] | None) -> list[dict[str, Any]]:
+def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None) -> list[dict[str, Any]]:
     """One row per commit whose version of the file changed this figure's value, status, review date or sources."""
     from specdb import gitsource
     from specdb.yamlread import parse_yaml

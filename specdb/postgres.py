@@ -24,7 +24,7 @@ from typing import Any
 from specdb.errors import DatabaseError, UsageError
 from specdb.locations import ServerDatabase
 from specdb.sqlquery import fetch_limited
-from specdb.store import KNOWN_REVISIONS, HEAD_REVISION, read_meta, stamp_matches
+from specdb.store import KNOWN_REVISIONS, HEAD_REVISION
 
 SCHEMA = "specdb"
 # Advisory lock keys (any 64-bit numbers, fixed): one serialises builds, one lets a rename wait for readers.
@@ -222,16 +222,3 @@ def connect_readonly(db: ServerDatabase) -> Reader:
             raise DatabaseError(f"{db}: nothing published here yet (no schema {SCHEMA}); run specdb build --db with this URL")
         raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
     return reader
-
-
-def open_fresh(db: ServerDatabase, specs: Path) -> Reader:
-    """Read the published data, publishing first when it is missing or older than the specs."""
-    reader = Reader.open(db)
-    if reader.schema_revision() == HEAD_REVISION and stamp_matches(read_meta(reader), specs):
-        return reader
-    reader.close()
-    from specdb.builder import build
-
-    build(specs, db)
-    return connect_readonly(db)
-

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.builder import (
-    COUNTS, LOCK_TIMEOUT_SECONDS, TABLES_IN_LOAD_ORDER, BuildResult, Existing, build_meta, count_figures, count_records, migrate,
+    COUNTS, LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, count_figures, count_records,
     validated_unless_held,
 )
 from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase
+from specdb.migrate import migrate
 from specdb.postgres import BUILD_LOCK, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
 from specdb.specfiles import Stamp
 from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_meta
@@ -134,8 +135,10 @@ def _build_connection(db: ServerDatabase) -> Iterator[Any]:
 
 def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     """In the connection's open transaction: migrate a new schema, copy the rows in, and rename it into place."""
-    from specdb import models
-    from specdb.rows import dataset_rows
+    from sqlmodel import SQLModel
+
+    from specdb import models  # noqa: F401 - defines the tables in SQLModel's metadata
+    from specdb.rows import TABLES, dataset_rows
 
     run = connection.exec_driver_sql
     server_order = run("SELECT array_agg(word ORDER BY word) FROM unnest(%s::text[]) AS word", (list(COLLATION_PROBE),)).scalar()
@@ -151,8 +154,8 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     migrate(connection)
     rows = dataset_rows(dataset, meta)
     cursor = connection.connection.driver_connection.cursor()
-    for model in TABLES_IN_LOAD_ORDER:
-        table = getattr(models, model).__table__
+    for name in TABLES:
+        table = SQLModel.metadata.tables[name]
         columns = list(table.columns.keys())
         with cursor.copy(f"COPY {NEXT_SCHEMA}.{table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in map(operator.itemgetter(*columns), rows[table.name]):

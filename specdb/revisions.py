@@ -16,8 +16,8 @@ from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
-from specdb.diff import Progress, told
 from specdb.errors import InvalidSpecs
+from specdb.progress import Progress, told
 from specdb.snapshot import Snapshot, from_rows
 from specdb.tiers import BASES
 

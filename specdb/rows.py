@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from specdb import schema
     from specdb.dataset import Dataset
 
+# Referenced tables before the tables that refer to them: the order rows are inserted in.
 TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation", "record_digest")
 # Columns that only number rows within one database: a record's digest leaves them out and places its rows by their order.
 NUMBERING = {"figure": ("id",), "collective_run": ("figure_id",), "claim": ("id", "figure_id"), "citation": ("id", "figure_id", "claim_id")}

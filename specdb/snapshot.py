@@ -139,19 +139,18 @@ def from_database(connection: sqlite3.Connection, label: str) -> Snapshot:
     return from_rows(tables, label)
 
 
-# Each table's rows (as `t`) with the record they belong to: the owner column, the joins that find it, the columns that
-# place a row within its record; ids that only number rows within one database are left out of the comparison.
+# Each table's rows (as `t`) with the record they belong to: the owner column, the joins that find it, and the columns
+# that place a row within its record; ids that only number rows within one database (`rows.NUMBERING`) are left out.
 _OWNER = {
-    "record": ("t.id", "", (), ()),
-    "source": ("t.id", "", (), ()),
-    "alias": ("t.record_id", "", (), ()),
-    "record_use": ("t.record_id", "", (), ()),
-    "figure": ("t.record_id", "", (), ("id",)),
-    "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",), ("figure_id",)),
-    "claim": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",), ("id", "figure_id")),
+    "record": ("t.id", "", ()),
+    "source": ("t.id", "", ()),
+    "alias": ("t.record_id", "", ()),
+    "record_use": ("t.record_id", "", ()),
+    "figure": ("t.record_id", "", ()),
+    "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
+    "claim": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
     "citation": (
-        "f.record_id", "JOIN figure f ON f.id = t.figure_id LEFT JOIN claim c ON c.id = t.claim_id",
-        ("f.name", "c.claim_kind", "c.position"), ("id", "figure_id", "claim_id"),
+        "f.record_id", "JOIN figure f ON f.id = t.figure_id LEFT JOIN claim c ON c.id = t.claim_id", ("f.name", "c.claim_kind", "c.position"),
     ),
 }
 
@@ -202,8 +201,11 @@ def _changed_rows(connection: sqlite3.Connection) -> set[str]:
     from the old side is unchanged. Two databases whose tables have different columns (made by different specdb
     versions) have every record compared.
     """
+    from specdb.rows import NUMBERING
+
     changed: set[str] = set()
-    for table, (owner, joins, keys, numbering) in _OWNER.items():
+    for table, (owner, joins, keys) in _OWNER.items():
+        numbering = NUMBERING.get(table, ())
         columns = [[row[1] for row in connection.execute(f"PRAGMA {name}.table_info({table})")] for name in ("old", "new")]
         if columns[0] != columns[1]:
             return {row[0] for name in ("old", "new") for table in ("record", "source") for row in connection.execute(f"SELECT id FROM {name}.{table}")}
@@ -224,7 +226,7 @@ def from_database_records(connection: sqlite3.Connection, label: str, record_ids
         if table == "meta":
             cursor = connection.execute("SELECT * FROM meta")
         else:
-            owner, joins, _, _ = _OWNER[table]
+            owner, joins, _ = _OWNER[table]
             cursor = connection.execute(f"SELECT t.* FROM {table} t {joins} WHERE {owner} IN (SELECT value FROM json_each(?))", (chosen,))
         columns = [description[0] for description in cursor.description]
         tables[table] = [dict(zip(columns, row)) for row in cursor]

@@ -23,7 +23,7 @@ def create(connection: sqlite3.Connection) -> None:
 
 def script_from_migrations() -> str:
     """The script that makes the schema the migrations make: every table, index, view and trigger as SQLite stores it, and the revision."""
-    from specdb.builder import migrate_file
+    from specdb.migrate import migrate_file
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "migrated.sqlite"

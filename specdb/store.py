@@ -1,8 +1,8 @@
-"""The read side of the database: open it read-only with the standard library, and keep it fresh.
+"""The read side of the database: open it read-only with the standard library, and tell whether it is fresh.
 
 Nothing here imports SQLAlchemy, SQLModel, Alembic or pydantic, so a read
-command on an up-to-date database starts in a few tens of milliseconds; only a
-missing or stale database pulls in `build`.
+command on an up-to-date database starts in a few tens of milliseconds
+(`database.open_fresh` pulls in the build only for a missing or stale database).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from specdb import __version__
 from specdb.errors import DatabaseError
-from specdb.locations import ServerDatabase, require_regular_file
+from specdb.locations import require_regular_file
 from specdb.specfiles import Stamp, current_stamp, walk
 
 # The Alembic revision this code reads and writes; a test checks it is the migrations' head.
@@ -90,23 +90,3 @@ def stamp_matches(meta: dict[str, str], specs: Path) -> bool:
 def is_fresh(specs: Path, connection: sqlite3.Connection) -> bool:
     """True when the open database is at the current schema and was built from these very files."""
     return schema_revision(connection) == HEAD_REVISION and stamp_matches(read_meta(connection), specs)
-
-
-def open_fresh(db_path: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
-    """Open the database for reading, building or refreshing it first when the specs changed.
-
-    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`).
-    """
-    if isinstance(db_path, ServerDatabase):
-        from specdb.postgres import open_fresh as open_server
-
-        return open_server(db_path, specs)  # type: ignore[return-value]
-    if db_path.exists():
-        connection = connect_readonly(db_path)
-        if is_fresh(specs, connection):
-            return connection
-        connection.close()
-    from specdb.builder import build
-
-    build(specs, db_path)
-    return connect_readonly(db_path)

@@ -14,10 +14,12 @@ from sqlalchemy import create_engine, inspect
 
 from conftest import heavy_modules_loaded
 from specdb import models
-from specdb.builder import build, migrate
+from specdb.builder import build
+from specdb.migrate import migrate
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.resources import migrations_dir
-from specdb.store import HEAD_REVISION, connect_readonly, open_fresh
+from specdb.database import open_fresh
+from specdb.store import HEAD_REVISION, connect_readonly
 
 
 def _engine(path):

@@ -13,7 +13,8 @@ from specdb.builder import build, validated_unless_held
 from specdb.dataset import load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import Stamp, current_stamp, walk
-from specdb.store import check_revision, connect_readonly, holds, is_fresh, open_fresh, read_meta, stamp_matches, stamp_meta
+from specdb.database import open_fresh
+from specdb.store import check_revision, connect_readonly, holds, is_fresh, read_meta, stamp_matches, stamp_meta
 
 
 @pytest.fixture(autouse=True)

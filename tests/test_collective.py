@@ -14,7 +14,7 @@ from conftest import TEST_SPECS
 from specdb.collective import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 SEED_GRADIENTS = 16e9  # 8e9 parameters x 2 bytes (BF16)
 UP, OUT = 450e9, 50e9  # the test platform, per direction

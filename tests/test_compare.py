@@ -11,7 +11,7 @@ import pytest
 from conftest import TEST_SPECS
 from specdb.compare import compare, flatten
 from specdb.errors import NotFound, UsageError
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import pytest
 
 from specdb.dataset import load_specs
 from specdb.resources import bundled_specs
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 
 @pytest.fixture(scope="module")

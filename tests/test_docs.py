@@ -7,7 +7,7 @@ import pytest
 from conftest import REPO
 from specdb.cli import COMMANDS, app
 from specdb.resources import bundled_specs
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 README = (REPO / "README.md").read_text()
 

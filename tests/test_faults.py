@@ -20,7 +20,8 @@ from conftest import REPO
 from specdb import specfiles
 from specdb.builder import build
 from specdb.resources import migrations_dir
-from specdb.store import HEAD_REVISION, connect_readonly, open_fresh
+from specdb.database import open_fresh
+from specdb.store import HEAD_REVISION, connect_readonly
 
 
 # The stamp records the files' metadata when read (inode change times among them), not their content.

@@ -7,7 +7,7 @@ from typer.testing import CliRunner
 
 from specdb.cli import app
 from specdb.resources import bundled_specs
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 from specdb.tiers import ratio_rows, trend
 
 SWITCH = """schema: 1

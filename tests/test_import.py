@@ -3,7 +3,7 @@
 import pytest
 
 from specdb.collective import estimate
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 HEADER = """\
 # nccl-tests version 2.13.9 nccl-headers=21805 nccl-library=21805

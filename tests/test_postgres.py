@@ -352,7 +352,7 @@ def test_the_migrations_upgrade_a_server_schema_made_at_every_earlier_revision(s
     from sqlalchemy.pool import NullPool
 
     from specdb import models
-    from specdb.builder import migrate
+    from specdb.migrate import migrate
     from specdb.publish import GROUP_CONCAT, NEXT_SCHEMA
 
     with psycopg.connect(server_db, autocommit=True) as admin:

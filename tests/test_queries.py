@@ -7,7 +7,7 @@ import json
 import pytest
 
 from specdb import specfiles
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 from specdb.tiers import ratio_rows
 
 

@@ -9,7 +9,7 @@ from specdb import builder, specfiles
 from specdb.builder import build
 from specdb.errors import UsageError
 from specdb.review import before, parse_age
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 
 D = dt.date
 

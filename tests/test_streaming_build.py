@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from specdb import builder, sqlschema
-from specdb.builder import build, migrate_file
+from specdb.builder import build
+from specdb.migrate import migrate_file
 from specdb.dataset import load_specs, load_tree
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.specfiles import current_stamp, read_specs, walk

@@ -1,7 +1,9 @@
 """One style for every command: the same columns in every format, misspellings refused with a suggestion,
 validate's findings as its output, and a README command table that matches the CLI."""
 
+import ast
 import csv
+import graphlib
 import io
 import json
 import re
@@ -154,11 +156,13 @@ def _command(words: list[str]):
 def test_the_readme_command_table_matches_the_cli():
     readme = (REPO / "README.md").read_text()
     tour = readme.split("## A tour of the commands", 1)[1].split("\n### ", 1)[0]
-    rows = re.findall(r"^\| `specdb ([^`]*)` \|", tour, re.MULTILINE)
+    rows = re.findall(r"^\| `specdb ([^`]*)` \| (.*) \|$", tour, re.MULTILINE)
     assert len(rows) > 10
     documented = set()
-    for row in rows:
-        words = row.replace("\\|", "|").split()
+    for row, description in rows:
+        # The options the description names in code spans are the command's options as well as those in its first column.
+        mentioned = [span for span in re.findall(r"`([^`]*)`", description.replace("\\|", "|")) if span.startswith("--")]
+        words = row.replace("\\|", "|").split() + " ".join(mentioned).split()
         path = []
         while words and not words[0].startswith("-") and not words[0].startswith("[") and isinstance(_command(path), typer.core.TyperGroup):
             if words[0] not in _command(path).commands:
@@ -177,3 +181,30 @@ def test_the_readme_command_table_matches_the_cli():
     every = {name for name, command in _command([]).commands.items() if not isinstance(command, typer.core.TyperGroup)}
     every |= {f"{group} {name}" for group in ("query", "plot", "import") for name in _command([group]).commands}
     assert every <= documented | {"export"} and "export" in {path.split()[0] for path in documented if path}
+
+
+def _imports_of_each_module() -> dict[str, set[str]]:
+    """specdb's modules and the specdb modules each imports, at the top or inside a function."""
+    package = REPO / "specdb"
+    names = {".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): path for path in package.rglob("*.py")}
+    graph = {}
+    for name, path in names.items():
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in names:
+                imported |= {f"{node.module}.{alias.name}" for alias in node.names} & names.keys() or {node.module}
+            elif isinstance(node, ast.Import):
+                imported |= {alias.name for alias in node.names} & names.keys()
+        graph[name] = imported - {name}
+    return graph
+
+
+def test_no_module_imports_a_module_that_imports_it_back():
+    # The package itself is the public API over every module (each function imports what it calls), and its version
+    # is what modules import from it: it stands above the graph rather than in it.
+    graph = {name: imported - {"specdb"} for name, imported in _imports_of_each_module().items() if name != "specdb"}
+    assert {"specdb.store", "specdb.builder", "specdb.database"} <= graph.keys() and "specdb.store" in graph["specdb.builder"]
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as error:
+        pytest.fail(f"modules that import each other: {' -> '.join(error.args[1])}")

@@ -8,7 +8,7 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.errors import NotFound, UsageError
-from specdb.store import open_fresh
+from specdb.database import open_fresh
 from specdb.tiers import Bandwidth, System, platforms, ratio_rows, same_basis, trend
 
 

@@ -51,7 +51,7 @@ def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> Non
 
     Does no work when nothing changed. Example: specdb build --db specdb.sqlite
     """
-    from specdb.builder import build as build_database
+    from specdb.database import build as build_database
 
     specs_dir, db_path = locate(specs, db)
     result = build_database(specs_dir, db_path)

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperGroup
 
-from specdb.cli import COMMANDS
+from specdb.cli.commands import COMMANDS
 from specdb.cli.common import interrupted, report, version_line
 from specdb.errors import SpecdbError
 
