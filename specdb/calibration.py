@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from specdb.collective_bound import Topology, bound, bus_factor
 from specdb.errors import UsageError
-from specdb.tiers import platforms
+from specdb.tiers import DatabaseFigures, platforms
 
 LARGE_MESSAGE = 256 * 2**20
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
@@ -174,8 +174,8 @@ class Calibration:
         """One direction of a port of the platform's scale-out fabric: what a per-NIC bus bandwidth is a share of."""
         fabric = self.topologies[platform].platform.scale_out_fabric
         # The vocabulary admits a port figure only per direction.
-        row = self.connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = 'port_bandwidth'", (fabric,)).fetchone()
-        return None if row is None else row[0]
+        found = DatabaseFigures(self.connection).figure(fabric, "port_bandwidth")
+        return None if found is None else found.value
 
 
 def _median(chosen: list[Derived], quantity: str, how: str) -> Value:
@@ -198,10 +198,4 @@ def _bound_of(topology: Topology, run: Run):
 
 
 def read_runs(connection: sqlite3.Connection) -> list[Run]:
-    rows = connection.execute(
-        "SELECT f.id, f.record_id,"
-        " COALESCE((SELECT u.target_id FROM record_use u WHERE u.record_id = f.record_id AND u.role = 'system'), f.record_id),"
-        " f.name, c.operation, c.accelerators, c.size_bytes, c.algorithm, c.library, f.value, f.scope, c.domains"
-        " FROM collective_run c JOIN figure f ON f.id = c.figure_id ORDER BY f.record_id, f.name"
-    )
-    return [Run(*row) for row in rows]
+    return [Run(*row) for row in DatabaseFigures(connection).collective_runs()]

@@ -179,3 +179,16 @@ def list_sources(connection: sqlite3.Connection) -> list[dict[str, Any]]:
         " FROM source s ORDER BY s.id"
     )
     return [dict(row) for row in connection.execute(sql)]
+
+
+def figure_sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[list[str]]:
+    """The ids of the sources each figure itself cites (not its history entries' or alternatives'), sorted, in the order of figure_ids."""
+    found: dict[int, set[str]] = {}
+    for start in range(0, len(figure_ids), 500):
+        chunk = figure_ids[start:start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for figure_id, source_id in connection.execute(
+            f"SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL AND figure_id IN ({marks})", chunk
+        ):
+            found.setdefault(figure_id, set()).add(source_id)
+    return [sorted(found.get(figure_id, ())) for figure_id in figure_ids]

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from specdb.errors import UsageError
 from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
-from specdb.tiers import Bandwidth, Platform
+from specdb.tiers import Bandwidth, DatabaseFigures, Platform
 
 OPERATIONS = COLLECTIVE_OPERATIONS
 ALGORITHMS = COLLECTIVE_ALGORITHMS
@@ -135,10 +135,11 @@ class Topology:
     @classmethod
     def read(cls, connection: sqlite3.Connection, platform: Platform) -> "Topology":
         domain = int(platform.domain_size) if platform.domain_size else None
-        return cls(platform, domain, _pair(connection, platform, domain), {
-            "scale-up": _figure(connection, platform.scale_up_link, "latency"),
-            "scale-out": _figure(connection, platform.scale_out_fabric, "latency"),
-        }, _in_network_reduction(connection, platform.scale_out_fabric))
+        figures = DatabaseFigures(connection)
+        return cls(platform, domain, _pair(figures, platform, domain), {
+            "scale-up": _figure(figures, platform.scale_up_link, "latency"),
+            "scale-out": _figure(figures, platform.scale_out_fabric, "latency"),
+        }, _in_network_reduction(figures, platform.scale_out_fabric))
 
     def bandwidth(self, tier: str) -> Bandwidth:
         found = self.platform.tiers[{"scale-up": "scale_up", "scale-out": "scale_out"}[tier]]
@@ -155,35 +156,30 @@ class Pair:
     shape: str
 
 
-def _pair(connection: sqlite3.Connection, platform: Platform, domain: int | None) -> Pair | None:
+def _pair(figures: DatabaseFigures, platform: Platform, domain: int | None) -> Pair | None:
     """A torus (a link to each of 2 x d neighbours) or a fully connected mesh (a link to each peer): a pair shares one link."""
     link = platform.scale_up_link
     if link is None or domain is None:
         return None
-    figures = {name: (value, direction) for name, value, direction in connection.execute(
-        "SELECT name, value, direction FROM figure WHERE record_id = ?"
-        " AND name IN ('links_per_accelerator', 'per_link_bandwidth', 'per_accelerator_bandwidth', 'torus_dimensions')", (link,))}
-    if "torus_dimensions" in figures and "per_accelerator_bandwidth" in figures:
-        neighbours = 2 * int(figures["torus_dimensions"][0])
-        value, direction = figures["per_accelerator_bandwidth"]
-        return Pair(Bandwidth(value / neighbours, direction, link, f"per_accelerator_bandwidth / {neighbours} torus neighbours"),
+    torus, per_accelerator = figures.figure(link, "torus_dimensions"), figures.figure(link, "per_accelerator_bandwidth")
+    if torus is not None and per_accelerator is not None:
+        neighbours = 2 * int(torus.value)
+        return Pair(Bandwidth(per_accelerator.value / neighbours, per_accelerator.direction, link, f"per_accelerator_bandwidth / {neighbours} torus neighbours"),
                     "the one link two neighbours on the torus share")
-    links, per_link = figures.get("links_per_accelerator"), figures.get("per_link_bandwidth")
-    if links is None or per_link is None or int(links[0]) != domain - 1:
+    links, per_link = figures.figure(link, "links_per_accelerator"), figures.figure(link, "per_link_bandwidth")
+    if links is None or per_link is None or int(links.value) != domain - 1:
         return None
-    return Pair(Bandwidth(per_link[0], per_link[1], link, "per_link_bandwidth"), "the one link a pair of accelerators shares")
+    return Pair(per_link, "the one link a pair of accelerators shares")
 
 
-def _figure(connection: sqlite3.Connection, record: str | None, name: str) -> tuple[float, str] | None:
-    if record is None:
-        return None
-    row = connection.execute("SELECT value FROM figure WHERE record_id = ? AND name = ?", (record, name)).fetchone()
-    return None if row is None else (row[0], f"{record}.{name}")
+def _figure(figures: DatabaseFigures, record: str | None, name: str) -> tuple[float, str] | None:
+    found = figures.figure(record, name)
+    return None if found is None else (found.value, f"{record}.{name}")
 
 
-def _in_network_reduction(connection: sqlite3.Connection, fabric: str | None) -> str | None:
+def _in_network_reduction(figures: DatabaseFigures, fabric: str | None) -> str | None:
     """The figure saying the fabric's switches reduce in the network (SHARP), as `record.figure`, or None."""
-    found = _figure(connection, fabric, "streaming_aggregation_trees")
+    found = _figure(figures, fabric, "streaming_aggregation_trees")
     return None if found is None else found[1]
 
 

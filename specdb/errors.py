@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 EXIT_FINDINGS = 1
+# Click's code for an aborted prompt or a reader gone away (`specdb list | head`), which the fast path ends with too.
+EXIT_ABORTED = 1
 EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 # 128 + SIGINT: what a shell reports for a command ended by Ctrl-C.
@@ -35,3 +37,11 @@ class NotFound(SpecdbError):
     """An id, alias or figure that is not in the data: a usage error."""
 
     exit_code = EXIT_USAGE
+
+
+class GitError(SpecdbError):
+    """git is missing, or the specs folder is not in a repository."""
+
+
+class MissingExtra(SpecdbError):
+    """An optional dependency is not installed."""

@@ -6,12 +6,8 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from specdb.errors import SpecdbError, UsageError
+from specdb.errors import GitError, UsageError
 from specdb.specfiles import is_spec_file
-
-
-class GitError(SpecdbError):
-    """git is missing, or the specs folder is not in a repository."""
 
 
 @dataclass(frozen=True)
@@ -48,12 +44,6 @@ def commit_of(repo: Repository, revision: str) -> str | None:
         return _git(repo.top, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").decode().strip() or None
     except GitError:
         return None
-
-
-def files_at(repo: Repository, commit: str, relpaths: list[str] | None = None) -> list[tuple[str, bytes]]:
-    """Every YAML file of the specs folder at a commit (or those of `relpaths` it holds), as (path relative to the specs folder, content)."""
-    listing = blob_ids(repo, commit, relpaths)
-    return list(zip((relpath for relpath, _ in listing), read_blobs(repo, [blob for _, blob in listing])))
 
 
 def blob_ids(repo: Repository, commit: str, relpaths: list[str] | None = None) -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from specdb.catalog import resolve
+from specdb.catalog import figure_sources, resolve
 from specdb.errors import NotFound
 from specdb.progress import Progress
 
@@ -38,7 +38,7 @@ def figure_history(
         )
     ]
     rows.extend(_from_git(specs, path, figure, progress))
-    sources = [r[0] for r in connection.execute("SELECT DISTINCT source_id FROM citation WHERE figure_id = ? AND claim_id IS NULL ORDER BY source_id", (figure_id,))]
+    [sources] = figure_sources(connection, [figure_id])
     rows.append({"origin": "current", "date": as_of, "value": value_text, "status": status, "reviewed": reviewed, "sources": sources, "commit": None})
     return rows
 

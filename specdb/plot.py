@@ -8,14 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from specdb.errors import SpecdbError, UsageError
+from specdb.errors import MissingExtra, UsageError
 
 FORMATS = (".png", ".svg")
 _TIER_STYLE = (("memory_gbps", "memory (HBM)", "#4c72b0"), ("scale_up_gbps", "scale-up", "#55a868"), ("scale_out_gbps", "scale-out", "#c44e52"))
-
-
-class MissingExtra(SpecdbError):
-    """An optional dependency is not installed."""
 
 
 def plot_ladder(rows: list[dict[str, Any]], output: Path, basis: str) -> Path:

@@ -12,14 +12,36 @@ import calendar
 import datetime as dt
 import re
 import sqlite3
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from specdb.catalog import figure_sources
 from specdb.errors import UsageError
+
+if TYPE_CHECKING:
+    from specdb import schema
 
 _AGE = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?|mo|months?|y|yrs?|years?)\s*$", re.IGNORECASE)
 _PERIODS = {"d": "day", "w": "week", "mo": "month", "y": "year"}
 # A review interval or an age longer than a century is not one anybody means.
 LONGEST_PERIOD = {"day": 36525, "week": 5218, "month": 1200, "year": 100}
+
+
+def _policy_text(period: schema.Period | None) -> str | None:
+    return None if period is None else f"{period.count} {period.period}"
+
+
+def effective_policy(policies: schema.KindPolicies | None, record: schema.Record, figure: schema.Figure) -> tuple[str | None, str | None]:
+    """warn_after and error_after for a figure: the figure's own, else its record's, else its kind's; an explicit null switches one off."""
+    kind_policy = policies.review.get(record.kind) if policies else None
+    chosen = []
+    for key in ("warn_after", "error_after"):
+        value = None
+        for policy in (figure.review, record.review, kind_policy):
+            if policy is not None and key in policy.model_fields_set:
+                value = getattr(policy, key)
+                break
+        chosen.append(_policy_text(value))
+    return chosen[0], chosen[1]
 
 
 def parse_cutoff(text: str) -> dt.date:
@@ -97,23 +119,10 @@ def stale_figures(
         found["level"] = level
         found["cutoff"] = cutoff.isoformat() if cutoff else None
         rows.append(found)
-    sources = _sources(connection, [row.pop("id") for row in rows])
+    sources = figure_sources(connection, [row.pop("id") for row in rows])
     for row, source_ids in zip(rows, sources):
         row["sources"] = source_ids
     return rows
-
-
-def _sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[list[str]]:
-    """The source ids behind each figure (a list, as in every other command), fetched only for the figures being reported."""
-    found: dict[int, set[str]] = {}
-    for start in range(0, len(figure_ids), 500):
-        chunk = figure_ids[start:start + 500]
-        marks = ", ".join("?" * len(chunk))
-        for figure_id, source_id in connection.execute(
-            f"SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL AND figure_id IN ({marks})", chunk
-        ):
-            found.setdefault(figure_id, set()).add(source_id)
-    return [sorted(found.get(figure_id, ())) for figure_id in figure_ids]
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:

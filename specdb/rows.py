@@ -11,6 +11,8 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from specdb.review import effective_policy
+
 if TYPE_CHECKING:
     from specdb import schema
     from specdb.dataset import Dataset
@@ -19,24 +21,6 @@ if TYPE_CHECKING:
 TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation", "record_digest")
 # Columns that only number rows within one database: a record's digest leaves them out and places its rows by their order.
 NUMBERING = {"figure": ("id",), "collective_run": ("figure_id",), "claim": ("id", "figure_id"), "citation": ("id", "figure_id", "claim_id")}
-
-
-def _policy_text(period: schema.Period | None) -> str | None:
-    return None if period is None else f"{period.count} {period.period}"
-
-
-def effective_policy(policies: schema.KindPolicies | None, record: schema.Record, figure: schema.Figure) -> tuple[str | None, str | None]:
-    """warn_after and error_after for a figure: the figure's own, else its record's, else its kind's; an explicit null switches one off."""
-    kind_policy = policies.review.get(record.kind) if policies else None
-    chosen = []
-    for key in ("warn_after", "error_after"):
-        value = None
-        for policy in (figure.review, record.review, kind_policy):
-            if policy is not None and key in policy.model_fields_set:
-                value = getattr(policy, key)
-                break
-        chosen.append(_policy_text(value))
-    return chosen[0], chosen[1]
 
 
 def dataset_rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:

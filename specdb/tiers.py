@@ -104,6 +104,16 @@ class DatabaseFigures:
         row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = ?", (record_id, name)).fetchone()
         return None if row is None else Bandwidth(row[0], row[1], record_id, name)
 
+    def collective_runs(self) -> list[tuple[Any, ...]]:
+        """Each measured collective: its figure's id, record and platform (the system the record measures, else the
+        record itself), figure name, operation, accelerators, size in bytes, algorithm, library, value, scope and domains."""
+        return self.connection.execute(
+            "SELECT f.id, f.record_id,"
+            " COALESCE((SELECT u.target_id FROM record_use u WHERE u.record_id = f.record_id AND u.role = 'system'), f.record_id),"
+            " f.name, c.operation, c.accelerators, c.size_bytes, c.algorithm, c.library, f.value, f.scope, c.domains"
+            " FROM collective_run c JOIN figure f ON f.id = c.figure_id ORDER BY f.record_id, f.name"
+        ).fetchall()
+
 
 def _figures(source: sqlite3.Connection | Figures) -> Figures:
     # A connection (sqlite3, or the PostgreSQL reader) is read through SQL; anything else already answers for its figures.

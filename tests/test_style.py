@@ -184,14 +184,20 @@ def test_the_readme_command_table_matches_the_cli():
 
 
 def _imports_of_each_module() -> dict[str, set[str]]:
-    """specdb's modules and the specdb modules each imports, at the top or inside a function."""
+    """specdb's modules and the specdb modules each imports when it runs, at the top or inside a function."""
     package = REPO / "specdb"
     names = {".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"): path for path in package.rglob("*.py")}
     graph = {}
     for name, path in names.items():
         imported = set()
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in names:
+        tree = ast.parse(path.read_text())
+        # What is imported for type checkers only is never imported when the code runs.
+        typing_only = {id(inner) for node in ast.walk(tree) if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"
+                       for statement in node.body for inner in ast.walk(statement)}
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in names:
                 imported |= {f"{node.module}.{alias.name}" for alias in node.names} & names.keys() or {node.module}
             elif isinstance(node, ast.Import):
                 imported |= {alias.name for alias in node.names} & names.keys()

@@ -18,7 +18,7 @@ import sys
 from typing import Any, Optional
 
 from specdb.cli.common import interrupted, report, version_line
-from specdb.errors import SpecdbError
+from specdb.errors import EXIT_ABORTED, SpecdbError
 
 _TABLE = os.path.join(os.path.dirname(__file__), "signatures.json")
 _COMPLETION_REQUEST = "_SPECDB_COMPLETE"
@@ -128,7 +128,7 @@ def _invoke(function, values: dict[str, Any]) -> None:
     except EOFError:
         print(file=sys.stderr)
         print("Aborted!", file=sys.stderr)
-        sys.exit(1)
+        sys.exit(EXIT_ABORTED)
     except KeyboardInterrupt:
         sys.exit(interrupted())
     except OSError as error:
@@ -139,4 +139,4 @@ def _invoke(function, values: dict[str, Any]) -> None:
 
         sys.stdout = PacifyFlushWrapper(sys.stdout)
         sys.stderr = PacifyFlushWrapper(sys.stderr)
-        sys.exit(1)
+        sys.exit(EXIT_ABORTED)
