@@ -9,7 +9,7 @@ from conftest import TEST_SPECS
 from specdb.builder import build
 from specdb.dataset import load_specs
 from specdb.diff import diff, open_version
-from specdb.snapshot import from_dataset
+from specdb.snapshot import Citation, from_dataset
 
 GPU = "accelerator/test-gpu.yaml"
 BRIEF = "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
@@ -159,7 +159,23 @@ def test_folder_git_and_database_readings_agree_field_by_field(tmp_path):
     revision = open_version("HEAD", specs)
     database = open_version(str(tmp_path / "specdb.sqlite"), specs)
     assert folder.records == revision.records == database.records
-    claim = database.records["test-gpu"].figures["memory_capacity"].alternatives[0]
-    assert claim.fields["reason"] == "raw stacks" and claim.fields["value_text"] == "80 GiB"
-    assert [(c.source_id, c.locator) for c in claim.citations] == [("test-brief", "p. 4")]
+    for reading in (folder, revision, database):
+        # What tests/data/specs/accelerator/test-gpu.yaml says, read by hand: each reading must carry all of it.
+        gpu = reading.records["test-gpu"]
+        assert (gpu.kind, gpu.name, gpu.fields["vendor"], gpu.fields["family"]) == ("accelerator", "Test GPU 80GB", "Test Vendor", "Testarch")
+        assert set(gpu.aliases) == {"TEST GPU 80GB HBM3", "Test GPU SXM"}
+        assert set(gpu.uses) == {("scale_up", "test-link"), ("host_link", "test-pcie")}
+        bandwidth = gpu.figures["memory_bandwidth"]
+        assert {key: bandwidth.fields[key] for key in ("value_text", "direction", "scope", "status", "as_of_text", "reviewed_text")} == {
+            "value_text": "3.35 TB/s", "direction": "total", "scope": "per-accelerator", "status": "shipping",
+            "as_of_text": "2023-01", "reviewed_text": "2026-07-15",
+        }
+        assert bandwidth.fields["value"] == 3.35e12
+        assert bandwidth.citations == (Citation("test-datasheet", "GPU Memory Bandwidth 3.35TB/s", None, None),)
+        [earlier] = bandwidth.history
+        assert {key: earlier.fields[key] for key in ("value_text", "status")} == {"value_text": "3 TB/s", "status": "announced"}
+        assert earlier.fields["value"] == 3e12 and [c.source_id for c in earlier.citations] == ["test-datasheet"]
+        claim = gpu.figures["memory_capacity"].alternatives[0]
+        assert claim.fields["reason"] == "raw stacks" and claim.fields["value_text"] == "80 GiB"
+        assert [(c.source_id, c.locator) for c in claim.citations] == [("test-brief", "p. 4")]
     assert from_dataset(load_specs(specs), "again").records == folder.records
