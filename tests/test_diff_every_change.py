@@ -1,5 +1,6 @@
 """diff reports every change to the data, in its group, and the three readings of one version agree field by field."""
 
+import re
 import shutil
 import subprocess
 
@@ -8,7 +9,8 @@ import pytest
 from conftest import TEST_SPECS
 from specdb.builder import build
 from specdb.dataset import load_specs
-from specdb.diff import diff, open_version
+from specdb.diff import GROUPS, diff, open_version
+from specdb.errors import UsageError
 from specdb.snapshot import Citation, from_dataset
 
 GPU = "accelerator/test-gpu.yaml"
@@ -179,3 +181,50 @@ def test_folder_git_and_database_readings_agree_field_by_field(tmp_path):
         assert claim.fields["reason"] == "raw stacks" and claim.fields["value_text"] == "80 GiB"
         assert [(c.source_id, c.locator) for c in claim.citations] == [("test-brief", "p. 4")]
     assert from_dataset(load_specs(specs), "again").records == folder.records
+
+
+def _changes(old, new):
+    return [(c.change, c.record, c.old, c.new) for c in diff(open_version(str(old), old), open_version(str(new), old)) if c.change.startswith("record_")]
+
+
+def _use(folder, old_id, new_id):
+    for relpath in (GPU, "system/test-system.yaml"):
+        path = folder / relpath
+        path.write_text(re.sub(rf"\b{old_id}\b(?!-)", new_id, path.read_text()))
+
+
+def test_a_rename_is_found_by_any_of_the_new_records_aliases(tmp_path):
+    old, new = tmp_path / "old", tmp_path / "new"
+    shutil.copytree(TEST_SPECS, old)
+    shutil.copytree(TEST_SPECS, new)
+    link = new / "link" / "test-link.yaml"
+    (new / "link" / "test-link-4.yaml").write_text(link.read_text().replace("id: test-link", "id: test-link-4\naliases: [Other Link, test-link]"))
+    link.unlink()
+    _use(new, "test-link", "test-link-4")
+    assert ("record_renamed", "test-link-4", "test-link", "test-link-4") in _changes(old, new)
+    assert not any(change[0] in ("record_added", "record_removed") for change in _changes(old, new))
+
+
+def test_a_record_that_was_there_before_taking_a_removed_id_as_alias_is_no_rename(tmp_path):
+    old, new = tmp_path / "old", tmp_path / "new"
+    for folder in (old, new):
+        shutil.copytree(TEST_SPECS, folder)
+        fabric = folder / "fabric" / "test-fabric.yaml"
+        (folder / "fabric" / "test-fabric-800.yaml").write_text(fabric.read_text().replace("id: test-fabric", "id: test-fabric-800").replace("Test Fabric 400", "Test Fabric 800"))
+    (new / "fabric" / "test-fabric.yaml").unlink()
+    eight_hundred = new / "fabric" / "test-fabric-800.yaml"
+    eight_hundred.write_text(eight_hundred.read_text().replace("id: test-fabric-800", "id: test-fabric-800\naliases: [test-fabric]"))
+    _use(new, "test-fabric", "test-fabric-800")
+    found = _changes(old, new)
+    # Removed, with the record that took its id as an alias and the platform now using that record changed beside it.
+    assert [(change, record) for change, record, _, _ in found] == [
+        ("record_removed", "test-fabric"), ("record_changed", "test-fabric-800"), ("record_changed", "test-system"),
+    ]
+    assert found[:2] == [("record_removed", "test-fabric", "Test Fabric 400", None), ("record_changed", "test-fabric-800", [], ["test-fabric"])]
+
+
+def test_every_unknown_group_is_named(versions):
+    with pytest.raises(UsageError) as refused:
+        versions(only=("colour", "size"))
+    assert str(refused.value) == "unknown group colour, size; groups are " + ", ".join(GROUPS)
+    assert GROUPS[:2] == ("records", "values") and len(GROUPS) > 2
