@@ -528,13 +528,17 @@ def databases(history, tmp_path_factory):
     return folder
 
 
-def test_two_database_files_report_what_their_whole_reading_reports(history, databases):
+def test_two_database_files_report_what_their_whole_reading_reports(history, databases, tmp_path, monkeypatch):
+    working = tmp_path / "working-folder"
+    working.mkdir()
+    monkeypatch.chdir(working)
     old, new = str(databases / "c0.sqlite"), str(databases / "edited.sqlite")
     for pair in ((old, new), (new, old)):
         found, *read = _reading_changes_only(*pair, history)
         expected, *versions = _whole(*pair, history)
         assert found == expected and _same_versions(read, versions)
     assert changed_records(databases / "c0.sqlite", databases / "edited.sqlite") == {"test-gpu", "test-brief"}
+    assert list(working.iterdir()) == [], "comparing two files writes nothing where it runs"
     assert [(c.change, c.record, c.figure, c.old, c.new) for c in compare_versions(old, new, history)[2]] == [
         ("record_added", "test-brief", None, None, "A brief"),
         ("value_changed", "test-gpu", "memory_bandwidth", "3.35 TB/s", "3.6 TB/s"),

@@ -151,7 +151,7 @@ def test_folder_git_and_database_readings_agree_field_by_field(tmp_path):
     shutil.copytree(TEST_SPECS, specs)
     (specs / "source" / "test-brief.yaml").write_text(BRIEF)
     gpu = specs / GPU
-    gpu.write_text(gpu.read_text().replace("reason: raw stacks, sources: [{ref: test-datasheet}]", "reason: raw stacks, sources: [{ref: test-brief, locator: p. 4}]"))
+    gpu.write_text(gpu.read_text().replace("reason: raw stacks, sources: [{ref: test-datasheet}]", "reason: raw stacks, sources: [{ref: test-brief, locator: p. 4, note: table 2}]"))
     git = ["git", "-C", str(specs.parent), "-c", "user.name=t", "-c", "user.email=t@example.com"]
     subprocess.run([*git, "init", "-q"], check=True)
     subprocess.run([*git, "add", "-A"], check=True)
@@ -179,7 +179,7 @@ def test_folder_git_and_database_readings_agree_field_by_field(tmp_path):
         assert earlier.fields["value"] == 3e12 and [c.source_id for c in earlier.citations] == ["test-datasheet"]
         claim = gpu.figures["memory_capacity"].alternatives[0]
         assert claim.fields["reason"] == "raw stacks" and claim.fields["value_text"] == "80 GiB"
-        assert [(c.source_id, c.locator) for c in claim.citations] == [("test-brief", "p. 4")]
+        assert claim.citations == (Citation("test-brief", None, "p. 4", "table 2"),)
     assert from_dataset(load_specs(specs), "again").records == folder.records
 
 
@@ -228,3 +228,10 @@ def test_every_unknown_group_is_named(versions):
         versions(only=("colour", "size"))
     assert str(refused.value) == "unknown group colour, size; groups are " + ", ".join(GROUPS)
     assert GROUPS[:2] == ("records", "values") and len(GROUPS) > 2
+
+
+def test_a_versions_ratios_are_counted_on_the_basis_asked_for():
+    snapshot = from_dataset(load_specs(TEST_SPECS), "the test data")
+    # Memory 3.35 TB/s; scale-up 900 GB/s both directions, 450 GB/s each way; scale-out 400 Gb/s = 50 GB/s each way.
+    assert snapshot.ratios("per-direction") == {"test-system": (7.44, 9.0, 67.0)}
+    assert snapshot.ratios("as-quoted") == {"test-system": (3.72, 18.0, 67.0)}
