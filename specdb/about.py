@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from specdb import DATA_VERSION, __version__
+from specdb.catalog import counts
 from specdb.licensing import CODE_LICENSE, DATA_LICENSE, DATA_LICENSE_URL, attribution
 from specdb.resources import bundled_specs
 from specdb.store import read_meta
@@ -22,9 +23,7 @@ def describe(connection: sqlite3.Connection, specs: Path, db_path: Path) -> dict
     meta = read_meta(connection)
     version = data_version(specs)
     content_hash = meta.get("content_hash", "")
-    records, sources, figures = connection.execute(
-        "SELECT (SELECT COUNT(*) FROM record), (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
-    ).fetchone()
+    records, sources, figures = counts(connection)
     return {
         "specdb_version": __version__,
         "data_version": version,

@@ -74,7 +74,7 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
         claim["sources"] = citations.get((claim["figure_id"], claim["id"]), [])
         claims.setdefault(claim["figure_id"], []).append(claim)
     figures = []
-    for row in connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)):
+    for row in record_figures(connection, record_id):
         figure = dict(row)
         figure["display"] = format_value(figure["value"], figure["dimension"])
         entry = lookup(figure["name"])
@@ -192,3 +192,89 @@ def figure_sources(connection: sqlite3.Connection, figure_ids: list[int]) -> lis
         ):
             found.setdefault(figure_id, set()).add(source_id)
     return [sorted(found.get(figure_id, ())) for figure_id in figure_ids]
+
+
+def counts(connection: sqlite3.Connection) -> tuple[int, int, int]:
+    """How many records (other than sources), sources and figures the database holds."""
+    return connection.execute("SELECT (SELECT COUNT(*) FROM record), (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)").fetchone()
+
+
+def record_kind(connection: sqlite3.Connection, record_id: str) -> str:
+    return connection.execute("SELECT kind FROM record WHERE id = ?", (record_id,)).fetchone()[0]
+
+
+def record_figures(connection: sqlite3.Connection, record_id: str) -> list[sqlite3.Row]:
+    """A record's figures, every column, by name."""
+    return connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)).fetchall()
+
+
+def current_figure(connection: sqlite3.Connection, record_id: str, name: str) -> tuple[int, str, str, str, str, str]:
+    """A figure's id, value as written, status, as-of and review dates, and its record's file; NotFound lists the record's figures."""
+    found = connection.execute(
+        "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
+        " WHERE f.record_id = ? AND f.name = ?",
+        (record_id, name),
+    ).fetchone()
+    if found is None:
+        names = [row["name"] for row in record_figures(connection, record_id)]
+        raise NotFound(f"{record_id} has no figure '{name}'; it has {', '.join(names)}")
+    return tuple(found)  # type: ignore[return-value]
+
+
+def history_entries(connection: sqlite3.Connection, figure_id: int) -> list[tuple[str, str, str, str, list[str]]]:
+    """A figure's history entries, oldest first: value as written, as-of date, status, review date and cited source ids."""
+    return [
+        (value_text, as_of, status, reviewed, sources.split() if sources else [])
+        for value_text, as_of, status, reviewed, sources in connection.execute(
+            "SELECT c.value_text, c.as_of, c.status, c.reviewed,"
+            " (SELECT group_concat(source_id, ' ') FROM citation WHERE claim_id = c.id)"
+            " FROM claim c WHERE c.figure_id = ? AND c.claim_kind = 'history' ORDER BY c.as_of",
+            (figure_id,),
+        )
+    ]
+
+
+def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | None) -> list[sqlite3.Row]:
+    """Figures reviewed before a date (ISO), or without one every figure with a review policy, oldest review first:
+    id, record_id, kind, figure, value, status, reviewed, warn_after and error_after."""
+    sql = (
+        "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
+        " FROM figure f JOIN record r ON r.id = f.record_id"
+    )
+    if reviewed_before is not None:
+        sql, params = sql + " WHERE f.reviewed < ?", [reviewed_before]
+    else:
+        sql, params = sql + " WHERE f.warn_after IS NOT NULL OR f.error_after IS NOT NULL", []
+    return connection.execute(sql + " ORDER BY f.reviewed, f.record_id, f.name", params).fetchall()
+
+
+def hardware_names(connection: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None, list[str]]]:
+    """Every record but the sources: id, name, vendor, family and aliases, by id."""
+    aliases: dict[str, list[str]] = {}
+    for alias, record_id in connection.execute("SELECT alias, record_id FROM alias ORDER BY record_id, alias"):
+        aliases.setdefault(record_id, []).append(alias)
+    return [
+        (record_id, name, vendor, family, aliases.get(record_id, []))
+        for record_id, name, vendor, family in connection.execute("SELECT id, name, vendor, family FROM record WHERE kind != 'source' ORDER BY id")
+    ]
+
+
+def record_kinds(connection: sqlite3.Connection) -> dict[str, str]:
+    return dict(connection.execute("SELECT id, kind FROM record"))
+
+
+def record_uses(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(record, record it uses) for every use."""
+    return connection.execute("SELECT record_id, target_id FROM record_use").fetchall()
+
+
+def every_claim(connection: sqlite3.Connection) -> list[tuple[int, str, float, str, str | None, str | None]]:
+    """Every history entry and alternative: figure id, kind, value, value as written, as-of date, reason; in each figure's order."""
+    return connection.execute("SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position").fetchall()
+
+
+def every_figure(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every figure: id, record, name, value, value as written, dimension, direction, scope, precision, as-of date; by record and name."""
+    return connection.execute(
+        "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
+    ).fetchall()

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
 
+from specdb.catalog import every_claim, every_figure, record_kinds, record_uses
 from specdb.claims import JOINER as _JOINER, UNIT_SPELLINGS, Claim, extract
 from specdb.mentions import Lexicon, Mention
 from specdb.prose import Page, detect_format, read_page, review_date
@@ -158,25 +159,21 @@ class Database:
     def __init__(self, connection: sqlite3.Connection, as_of: dt.date | None = None):
         self.lexicon = Lexicon(connection)
         self.as_of = as_of.isoformat() if as_of else None
-        kinds = dict(connection.execute("SELECT id, kind FROM record"))
+        kinds = record_kinds(connection)
         self.uses: dict[str, set[str]] = {}
         self.used_by: dict[str, set[str]] = {}
-        for record_id, target in connection.execute("SELECT record_id, target_id FROM record_use"):
+        for record_id, target in record_uses(connection):
             self.uses.setdefault(record_id, set()).add(target)
             self.used_by.setdefault(target, set()).add(record_id)
         history: dict[int, list[tuple[float, str, str]]] = {}
         alternatives: dict[int, list[tuple[float, str, str]]] = {}
-        for figure_id, claim_kind, value, value_text, as_of, reason in connection.execute(
-            "SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position"
-        ):
+        for figure_id, claim_kind, value, value_text, as_of, reason in every_claim(connection):
             if claim_kind == "history":
                 history.setdefault(figure_id, []).append((value, value_text, as_of))
             else:
                 alternatives.setdefault(figure_id, []).append((value, value_text, reason or ""))
         self.figures: dict[str, list[Figure]] = {}
-        for row in connection.execute(
-            "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
-        ):
+        for row in every_figure(connection):
             figure_id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of = row
             timeline = tuple(sorted(history.get(figure_id, []), key=lambda entry: entry[2] or "")) + ((value, value_text, as_of),)
             self.figures.setdefault(record_id, []).append(Figure(

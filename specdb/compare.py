@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from specdb.catalog import resolve
+from specdb.catalog import record_figures, record_kind, resolve
 from specdb.errors import UsageError
 from specdb.tiers import BASES, Bandwidth
 from specdb.units import rounded
@@ -32,13 +32,13 @@ def compare(connection: sqlite3.Connection, names: list[str], basis: str = "per-
     if basis not in BASES:
         raise UsageError(f"basis must be one of {', '.join(BASES)}")
     ids = [resolve(connection, name) for name in names]
-    kinds = {record_id: connection.execute("SELECT kind FROM record WHERE id = ?", (record_id,)).fetchone()[0] for record_id in ids}
+    kinds = {record_id: record_kind(connection, record_id) for record_id in ids}
     if len(set(kinds.values())) > 1:
         listed = ", ".join(f"{record_id} ({kind})" for record_id, kind in kinds.items())
         raise UsageError(f"compare records of one kind; got {listed}")
     figures: dict[str, dict[str, sqlite3.Row]] = {}
     for record_id in ids:
-        for row in connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)):
+        for row in record_figures(connection, record_id):
             figures.setdefault(row["name"], {})[record_id] = row
     rows = []
     for name in sorted(figures):

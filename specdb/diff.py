@@ -17,7 +17,7 @@ from specdb.progress import Progress, told
 from specdb.snapshot import (
     Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset,
 )
-from specdb.tiers import BASES, RATIOS
+from specdb.tiers import RATIOS
 
 if TYPE_CHECKING:
     from specdb.dataset import Dataset

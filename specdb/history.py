@@ -6,8 +6,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from specdb.catalog import figure_sources, resolve
-from specdb.errors import NotFound
+from specdb.catalog import current_figure, figure_sources, history_entries, resolve
 from specdb.progress import Progress
 
 
@@ -19,23 +18,10 @@ def figure_history(
     `progress` is told of each commit's version of the file as it is read (what, done, in all).
     """
     record_id = resolve(connection, record)
-    current = connection.execute(
-        "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
-        " WHERE f.record_id = ? AND f.name = ?",
-        (record_id, figure),
-    ).fetchone()
-    if current is None:
-        names = [row[0] for row in connection.execute("SELECT name FROM figure WHERE record_id = ? ORDER BY name", (record_id,))]
-        raise NotFound(f"{record_id} has no figure '{figure}'; it has {', '.join(names)}")
-    figure_id, value_text, status, as_of, reviewed, path = current
+    figure_id, value_text, status, as_of, reviewed, path = current_figure(connection, record_id, figure)
     rows = [
-        {"origin": "history entry", "date": row[1], "value": row[0], "status": row[2], "reviewed": row[3], "sources": row[4].split() if row[4] else [], "commit": None}
-        for row in connection.execute(
-            "SELECT c.value_text, c.as_of, c.status, c.reviewed,"
-            " (SELECT group_concat(source_id, ' ') FROM citation WHERE claim_id = c.id)"
-            " FROM claim c WHERE c.figure_id = ? AND c.claim_kind = 'history' ORDER BY c.as_of",
-            (figure_id,),
-        )
+        {"origin": "history entry", "date": date, "value": value, "status": state, "reviewed": checked, "sources": sources, "commit": None}
+        for value, date, state, checked, sources in history_entries(connection, figure_id)
     ]
     rows.extend(_from_git(specs, path, figure, progress))
     [sources] = figure_sources(connection, [figure_id])

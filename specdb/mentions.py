@@ -14,6 +14,7 @@ import re
 import sqlite3
 from dataclasses import dataclass
 
+from specdb.catalog import hardware_names
 from specdb.claims import Spans
 from specdb.prose import Page
 
@@ -53,14 +54,10 @@ class Lexicon:
     """Every name the database knows hardware by, compiled into one pattern."""
 
     def __init__(self, connection: sqlite3.Connection):
-        records = connection.execute("SELECT id, name, vendor, family FROM record WHERE kind != 'source'").fetchall()
-        aliases: dict[str, list[str]] = {}
-        for alias, record_id in connection.execute("SELECT alias, record_id FROM alias"):
-            aliases.setdefault(record_id, []).append(alias)
         levels: list[dict[str, set[str]]] = [{}, {}, {}]
         families: dict[str, set[str]] = {}
-        for record_id, name, vendor, family in records:
-            written = [record_id, name, *aliases.get(record_id, [])]
+        for record_id, name, vendor, family, aliases in hardware_names(connection):
+            written = [record_id, name, *aliases]
             for text in written:
                 _add(levels[0], text, record_id)
             for text in written[1:]:

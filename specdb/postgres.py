@@ -18,7 +18,6 @@ Imported only for a postgresql:// database; the SQLite path never loads it.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
 from specdb.errors import DatabaseError, UsageError

@@ -135,9 +135,7 @@ def _build_connection(db: ServerDatabase) -> Iterator[Any]:
 
 def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     """In the connection's open transaction: migrate a new schema, copy the rows in, and rename it into place."""
-    from sqlmodel import SQLModel
-
-    from specdb import models  # noqa: F401 - defines the tables in SQLModel's metadata
+    from specdb import models
     from specdb.rows import TABLES, dataset_rows
 
     run = connection.exec_driver_sql
@@ -155,7 +153,7 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     rows = dataset_rows(dataset, meta)
     cursor = connection.connection.driver_connection.cursor()
     for name in TABLES:
-        table = SQLModel.metadata.tables[name]
+        table = models.SQLModel.metadata.tables[name]
         columns = list(table.columns.keys())
         with cursor.copy(f"COPY {NEXT_SCHEMA}.{table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in map(operator.itemgetter(*columns), rows[table.name]):

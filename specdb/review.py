@@ -14,7 +14,7 @@ import re
 import sqlite3
 from typing import TYPE_CHECKING, Any
 
-from specdb.catalog import figure_sources
+from specdb.catalog import figure_sources, figures_to_review
 from specdb.errors import UsageError
 
 if TYPE_CHECKING:
@@ -86,11 +86,6 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
 # Every format shows these, in this order: what is stale, how badly, and where to look.
 STALE_COLUMNS = ("level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources")
 
-_SQL = (
-    "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
-    " FROM figure f JOIN record r ON r.id = f.record_id"
-)
-
 
 def stale_figures(
     connection: sqlite3.Connection,
@@ -104,12 +99,8 @@ def stale_figures(
     if since and older_than:
         raise UsageError("give --since or --older-than, not both")
     cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
-    if cutoff is not None:
-        query, params = _SQL + " WHERE f.reviewed < ?", [cutoff.isoformat()]
-    else:
-        query, params = _SQL + " WHERE f.warn_after IS NOT NULL OR f.error_after IS NOT NULL", []
     rows = []
-    for row in connection.execute(query + " ORDER BY f.reviewed, f.record_id, f.name", params):
+    for row in figures_to_review(connection, cutoff.isoformat() if cutoff else None):
         reviewed = dt.date.fromisoformat(row["reviewed"])
         level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
         if level is None:
