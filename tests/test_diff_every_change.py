@@ -1,5 +1,6 @@
 """diff reports every change to the data, in its group, and the three readings of one version agree field by field."""
 
+import hashlib
 import re
 import shutil
 import subprocess
@@ -161,6 +162,14 @@ def test_folder_git_and_database_readings_agree_field_by_field(tmp_path):
     revision = open_version("HEAD", specs)
     database = open_version(str(tmp_path / "specdb.sqlite"), specs)
     assert folder.records == revision.records == database.records
+    # The content hash as the README defines it: each file's path, a zero byte and the SHA-256 of its bytes, in path order.
+    content = hashlib.sha256()
+    for path in sorted(specs.rglob("*.yaml"), key=lambda path: path.relative_to(specs).as_posix()):
+        content.update(path.relative_to(specs).as_posix().encode() + b"\0" + hashlib.sha256(path.read_bytes()).digest())
+    assert folder.content_hash == revision.content_hash == database.content_hash == content.hexdigest()
+    head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    assert revision.git_revision == database.git_revision == head
+    assert database.records["test-datasheet"].id == "test-datasheet" and database.records["test-datasheet"].kind == "source"
     for reading in (folder, revision, database):
         # What tests/data/specs/accelerator/test-gpu.yaml says, read by hand: each reading must carry all of it.
         gpu = reading.records["test-gpu"]
