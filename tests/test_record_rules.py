@@ -362,13 +362,24 @@ def test_a_derivation_names_figures_that_exist(tmp_path):
     link = (TEST_SPECS / "link" / "test-link.yaml").read_text()
     broken = link.replace("product: [links_per_accelerator, per_link_bandwidth]", "product: [links_per_accelerator, test-gpu.per_link_bandwidth]")
     assert broken != link
-    [(path, _, _, message, code)] = _problems(tmp_path, {"link/test-link.yaml": broken})
-    assert (path, message, code) == ("link/test-link.yaml", "derived: no figure 'test-gpu.per_link_bandwidth'", "unknown-figure")
+    # Located at the reference itself: line 16 is "    derived: {product: [links_per_accelerator, test-gpu....", whose
+    # second item starts after 4 + 9 + 11 characters of prefix and 23 of the first item, at column 48.
+    assert _problems(tmp_path, {"link/test-link.yaml": broken}) == [
+        ("link/test-link.yaml", 16, 48, "derived: no figure 'test-gpu.per_link_bandwidth'", "unknown-figure"),
+    ]
     # A record that does not exist, and a source, which holds no figures.
     for other in ("no-such-record", "test-datasheet"):
         broken = link.replace("product: [links_per_accelerator, per_link_bandwidth]", f"product: [{other}.per_link_bandwidth]")
         [(_, _, _, message, _)] = _problems(tmp_path, {"link/test-link.yaml": broken})
         assert message == f"derived: no figure '{other}.per_link_bandwidth'"
+
+
+def test_a_derivation_over_a_figure_that_failed_validation_reports_only_that_failure(tmp_path):
+    link = (TEST_SPECS / "link" / "test-link.yaml").read_text()
+    # per_link_bandwidth, on line 8, is one of the figures per_accelerator_bandwidth is derived from.
+    assert _problems(tmp_path, {"link/test-link.yaml": link.replace("value: 25 GB/s", "value: 25 parsecs")}) == [
+        ("link/test-link.yaml", 8, 31, "figures.per_link_bandwidth.value: '25 parsecs': unknown unit 'parsecs'", "invalid-value"),
+    ]
 
 
 def test_problems_print_as_path_line_column_or_just_the_path():
@@ -462,6 +473,17 @@ def test_problems_are_shown_relative_to_the_working_folder_when_inside_it(tmp_pa
     monkeypatch.chdir(specs / "link")
     assert [problem.path for problem in load_specs(specs).problems] == ["test-pcie.yaml"]
     assert [problem.path for problem in load_specs(Path("..")).problems] == ["test-pcie.yaml"]
+    # From inside the specs folder, a file outside the working folder is named in full.
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    gpu.write_text("- a list\n")
+    assert [problem.path for problem in load_specs(specs).problems] == [str(gpu), "test-pcie.yaml"]
+    gpu.write_text((TEST_SPECS / "accelerator" / "test-gpu.yaml").read_text())
+    # Two levels down, a stray file in the working folder is still named from there, and the one above it in full.
+    (specs / "link" / "extra").mkdir()
+    (specs / "link" / "extra" / "stray.yaml").write_text("- a list\n")
+    monkeypatch.chdir(specs / "link" / "extra")
+    assert [problem.path for problem in load_specs(specs).problems] == [str(specs / "link" / "test-pcie.yaml"), "stray.yaml"]
+    (specs / "link" / "extra" / "stray.yaml").unlink()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     monkeypatch.chdir(elsewhere)
