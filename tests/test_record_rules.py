@@ -382,6 +382,13 @@ def test_a_derivation_over_a_figure_that_failed_validation_reports_only_that_fai
     ]
 
 
+def test_a_file_name_with_a_second_dot_is_not_its_records_id(tmp_path):
+    # "test-npu.old.yaml" names the id "test-npu.old"; the record's id, on line 2 at column 5, is "test-npu".
+    assert _problems(tmp_path, {"accelerator/test-npu.old.yaml": HEAD + CAPACITY}) == [
+        ("accelerator/test-npu.old.yaml", 2, 5, "id 'test-npu' does not match the file name 'test-npu.old.yaml'", "layout"),
+    ]
+
+
 def test_problems_print_as_path_line_column_or_just_the_path():
     assert str(Problem("specs/a.yaml", 3, 7, "bad", "yaml")) == "specs/a.yaml:3:7: bad"
     assert str(Problem("specs/a.yaml", 0, 0, "cannot read file", "unreadable")) == "specs/a.yaml: cannot read file"
