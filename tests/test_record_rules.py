@@ -382,6 +382,24 @@ def test_a_derivation_over_a_figure_that_failed_validation_reports_only_that_fai
     ]
 
 
+def test_every_figure_outside_the_vocabulary_is_reported(tmp_path):
+    # Figures start on lines 7, 13 and 19 (six lines each); a value sits one line below, at column 12.
+    unknown = CAPACITY + CAPACITY.replace("memory_capacity", "zzz_first") + CAPACITY.replace("memory_capacity", "zzz_second")
+    hint = "; `specdb query names` lists the figure names"
+    assert _npu(tmp_path, unknown) == [
+        (13, 3, f"figures: unknown figure name 'zzz_first'{hint}", "vocabulary"),
+        (19, 3, f"figures: unknown figure name 'zzz_second'{hint}", "vocabulary"),
+    ]
+    misfits = (CAPACITY.replace("memory_capacity", "memory_bandwidth").replace("96 GB", "3 TB") + CAPACITY.replace("96 GB", "2 us")
+               + CAPACITY.replace("memory_capacity", "latency").replace("96 GB", "2 us"))
+    assert _npu(tmp_path, misfits) == [
+        (8, 12, "figures.memory_bandwidth: '3 TB' is a size, but memory_bandwidth is a bandwidth", "vocabulary"),
+        (14, 12, "figures.memory_capacity: '2 us' is a time, but memory_capacity is a size", "vocabulary"),
+        # latency is declared for links and fabrics.
+        (19, 3, "figures.latency: accelerator records cannot have this figure (it belongs to: link, fabric)", "vocabulary"),
+    ]
+
+
 def test_a_file_name_with_a_second_dot_is_not_its_records_id(tmp_path):
     # "test-npu.old.yaml" names the id "test-npu.old"; the record's id, on line 2 at column 5, is "test-npu".
     assert _problems(tmp_path, {"accelerator/test-npu.old.yaml": HEAD + CAPACITY}) == [

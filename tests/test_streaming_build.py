@@ -122,6 +122,14 @@ def test_the_build_counts_what_it_wrote(specs, db):
     connection.close()
 
 
+def test_the_build_counts_every_source(specs, db):
+    (specs / "source" / "test-brief.yaml").write_text(
+        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+    )
+    # 5 records and 2 sources now; the figures as before.
+    assert build(specs, db)[2:4] == (7, 16)
+
+
 @pytest.mark.parametrize("enabled", [True, False])
 def test_the_garbage_collector_is_left_as_it_was(specs, db, enabled):
     (gc.enable if enabled else gc.disable)()
