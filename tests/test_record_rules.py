@@ -400,6 +400,16 @@ def test_every_figure_outside_the_vocabulary_is_reported(tmp_path):
     ]
 
 
+def test_a_figure_counted_or_scoped_against_its_name_is_reported_at_that_key(tmp_path):
+    up = CAPACITY.replace("memory_capacity", "scale_up_bandwidth").replace("96 GB", "900 GB/s\n    direction: total\n    scope: per-accelerator")
+    capacity = CAPACITY.replace("    status: shipping", "    scope: per-link\n    status: shipping")
+    # scale_up_bandwidth starts on line 7, its direction on line 9 after 15 characters; memory_capacity's scope is on line 17.
+    assert _npu(tmp_path, up + capacity) == [
+        (9, 16, "figures.scale_up_bandwidth: direction 'total' does not fit; scale_up_bandwidth is counted per-direction or bidirectional", "vocabulary"),
+        (17, 12, "figures.memory_capacity: scope 'per-link' does not fit; memory_capacity is per-accelerator", "vocabulary"),
+    ]
+
+
 def test_a_file_name_with_a_second_dot_is_not_its_records_id(tmp_path):
     # "test-npu.old.yaml" names the id "test-npu.old"; the record's id, on line 2 at column 5, is "test-npu".
     assert _problems(tmp_path, {"accelerator/test-npu.old.yaml": HEAD + CAPACITY}) == [
