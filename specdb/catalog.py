@@ -216,7 +216,7 @@ def current_figure(connection: sqlite3.Connection, record_id: str, name: str) ->
         (record_id, name),
     ).fetchone()
     if found is None:
-        names = [row["name"] for row in record_figures(connection, record_id)]
+        names = [row[0] for row in connection.execute("SELECT name FROM figure WHERE record_id = ? ORDER BY name", (record_id,))]
         raise NotFound(f"{record_id} has no figure '{name}'; it has {', '.join(names)}")
     return tuple(found)  # type: ignore[return-value]
 
@@ -234,7 +234,7 @@ def history_entries(connection: sqlite3.Connection, figure_id: int) -> list[tupl
     ]
 
 
-def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | None) -> list[sqlite3.Row]:
+def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | None) -> Iterable[sqlite3.Row]:
     """Figures reviewed before a date (ISO), or without one every figure with a review policy, oldest review first:
     id, record_id, kind, figure, value, status, reviewed, warn_after and error_after."""
     sql = (
@@ -245,7 +245,7 @@ def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | Non
         sql, params = sql + " WHERE f.reviewed < ?", [reviewed_before]
     else:
         sql, params = sql + " WHERE f.warn_after IS NOT NULL OR f.error_after IS NOT NULL", []
-    return connection.execute(sql + " ORDER BY f.reviewed, f.record_id, f.name", params).fetchall()
+    return connection.execute(sql + " ORDER BY f.reviewed, f.record_id, f.name", params)
 
 
 def hardware_names(connection: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None, list[str]]]:
@@ -268,13 +268,13 @@ def record_uses(connection: sqlite3.Connection) -> list[tuple[str, str]]:
     return connection.execute("SELECT record_id, target_id FROM record_use").fetchall()
 
 
-def every_claim(connection: sqlite3.Connection) -> list[tuple[int, str, float, str, str | None, str | None]]:
+def every_claim(connection: sqlite3.Connection) -> Iterable[tuple[int, str, float, str, str | None, str | None]]:
     """Every history entry and alternative: figure id, kind, value, value as written, as-of date, reason; in each figure's order."""
-    return connection.execute("SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position").fetchall()
+    return connection.execute("SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position")
 
 
-def every_figure(connection: sqlite3.Connection) -> list[tuple[Any, ...]]:
+def every_figure(connection: sqlite3.Connection) -> Iterable[tuple[Any, ...]]:
     """Every figure: id, record, name, value, value as written, dimension, direction, scope, precision, as-of date; by record and name."""
     return connection.execute(
         "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
-    ).fetchall()
+    )

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from specdb.catalog import current_figure, figure_sources, history_entries, resolve
+from specdb.errors import GitError
 from specdb.progress import Progress
 
 
@@ -37,7 +38,7 @@ def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None)
     try:
         repo = gitsource.repository(specs)
         versions = gitsource.file_history(repo, relpath)
-    except gitsource.GitError:
+    except GitError:
         return []
     rows: list[dict[str, Any]] = []
     previous = None

@@ -153,7 +153,7 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
     rows = dataset_rows(dataset, meta)
     cursor = connection.connection.driver_connection.cursor()
     for name in TABLES:
-        table = models.SQLModel.metadata.tables[name]
+        table = models.metadata.tables[name]
         columns = list(table.columns.keys())
         with cursor.copy(f"COPY {NEXT_SCHEMA}.{table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in map(operator.itemgetter(*columns), rows[table.name]):

@@ -13,6 +13,7 @@ from typing import Optional
 from specdb.cli.commands import COMMANDS
 from specdb.errors import EXIT_ENVIRONMENT
 
+
 def _command_in(argv: list[str]) -> Optional[str]:
     for argument in argv:
         if not argument.startswith("-"):
