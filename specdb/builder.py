@@ -19,6 +19,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, NamedTuple
 
+from specdb.catalog import counts
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
 from specdb.locations import ServerDatabase
@@ -30,7 +31,6 @@ if TYPE_CHECKING:
     from specdb.dataset import Dataset
 
 LOCK_TIMEOUT_SECONDS = 120
-COUNTS = "SELECT (SELECT COUNT(*) FROM record) + (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)"
 SIDE_FILES = ("-journal", "-wal", "-shm")
 # Rows gathered before they are inserted: enough for executemany to pay, few enough to keep memory flat.
 ROWS_PER_BATCH = 5000
@@ -295,8 +295,8 @@ def _existing_state(db_path: Path) -> Existing | None:
         try:
             revision = schema_revision(connection)
             check_revision(db_path, revision)
-            records, figures = connection.execute(COUNTS).fetchone()
-            return Existing(revision, read_meta(connection), records, figures)
+            records, sources, figures = counts(connection)
+            return Existing(revision, read_meta(connection), records + sources, figures)
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:

@@ -20,9 +20,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb.builder import (
-    COUNTS, LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, count_figures, count_records,
+    LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, count_figures, count_records,
     validated_unless_held,
 )
+from specdb.catalog import counts
 from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase
 from specdb.migrate import migrate
@@ -84,8 +85,8 @@ def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
         raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
     if revision != HEAD_REVISION:
         return None
-    records, figures = reader.execute(COUNTS).fetchone()
-    return Existing(revision, read_meta(reader), records, figures)
+    records, sources, figures = counts(reader)
+    return Existing(revision, read_meta(reader), records + sources, figures)
 
 
 def _restamp(db: ServerDatabase, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:
