@@ -15,7 +15,7 @@ import datetime as dt
 import math
 import re
 import sqlite3
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right, insort
 from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
@@ -23,11 +23,14 @@ from typing import Any
 from specdb.catalog import every_claim, every_figure, record_kinds, record_uses
 from specdb.claims import JOINER as _JOINER, UNIT_SPELLINGS, Claim, extract
 from specdb.mentions import Lexicon, Mention
-from specdb.prose import Page, detect_format, read_page, review_date
+from specdb.prose import Page, Span, detect_format, read_page, review_date
 from specdb.tiers import Bandwidth, same_basis
 from specdb.units import parse_quantity
 
 FORMATS = ("text", "json", "markdown")
+# The largest page checked, in bytes: far above any page of prose, and small enough that checking one stays within
+# seconds and a few hundred megabytes.
+MAX_PAGE_BYTES = 4 * 1024 * 1024
 VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatched")
 FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
@@ -38,6 +41,12 @@ _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
 _ROUNDING_CAP = 0.025
 _FLOATING_POINT = 1e-6
+# How far the checker looks for the words and figures a claim is read with, so that a page costs time in proportion
+# to its length: the names nearest a claim on each side, the earlier figures a ratio may divide, and the values
+# near a claim's that it may repeat. Far more than an ordinary page puts in one paragraph.
+_NEAREST_NAMES = 32
+_EARLIER_FIGURES = 200
+_REPEAT_CANDIDATES = 100
 
 _TOPICS = (
     ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
@@ -127,6 +136,88 @@ class _Resolved:
     operand: _Operand
 
 
+class _Marks:
+    """Where patterns match on the whole page, found once and then looked up in any stretch of it by bisection."""
+
+    def __init__(self, marks: list[tuple[int, str, int]]):  # (start, what matched, end)
+        self.marks = sorted(marks)
+        self.starts = [mark[0] for mark in self.marks]
+
+    def within(self, start: int, end: int) -> list[tuple[int, str, int]]:
+        """The marks inside [start, end), in reading order."""
+        return [mark for mark in self.marks[bisect_left(self.starts, start):bisect_left(self.starts, end)] if mark[2] <= end]
+
+    def last(self, start: int, end: int, before: int) -> tuple[int, str, int] | None:
+        """The last mark inside [start, end) that starts before an offset."""
+        at = bisect_left(self.starts, before) - 1
+        while at >= 0 and self.starts[at] >= start:
+            if self.marks[at][2] <= end:
+                return self.marks[at]
+            at -= 1
+        return None
+
+    def first(self, start: int, end: int) -> tuple[int, str, int] | None:
+        """The first mark inside [start, end)."""
+        at = bisect_left(self.starts, start)
+        while at < len(self.marks) and self.starts[at] < end:
+            if self.marks[at][2] <= end:
+                return self.marks[at]
+            at += 1
+        return None
+
+
+def _marks(text: str, patterns) -> _Marks:
+    """Matches of (label, pattern) pairs; a label of None marks a match with its own text, casefolded."""
+    return _Marks([(match.start(), label or match.group().casefold(), match.end())
+                   for label, pattern in patterns for match in pattern.finditer(text)])
+
+
+class _Stretches:
+    """Stretches of text, merged, so that whether one covers an offset is a bisection."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for start, end in sorted(span for span in spans if span[0] < span[1]):
+            if self.ends and start <= self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], end)
+            else:
+                self.starts.append(start)
+                self.ends.append(end)
+
+    def cover(self, offset: int) -> bool:
+        at = bisect_right(self.starts, offset) - 1
+        return at >= 0 and offset < self.ends[at]
+
+
+_NOTHING = _Stretches([])
+
+
+class _Repeats:
+    """The figures matched so far, by dimension and value, so that a claim repeating one is found without reading them all."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[float]] = {}
+        self.first: dict[str, dict[float, tuple[int, Figure]]] = {}  # value -> (order of first match, figure)
+
+    def add(self, dimension: str, value: float, figure: Figure) -> None:
+        figures = self.first.setdefault(dimension, {})
+        if value not in figures:
+            figures[value] = (len(figures), figure)
+            insort(self.values.setdefault(dimension, []), value)
+
+    def find(self, claim: Claim) -> Figure | None:
+        """The figure first matched to an earlier value the claim's value agrees with; such values lie within 2.5% of it."""
+        values = self.values.get(claim.dimension)
+        if not values:
+            return None
+        low = bisect_left(values, claim.value / (1 + _ROUNDING_CAP + 2 * _FLOATING_POINT))
+        high = bisect_right(values, claim.value / (1 - _ROUNDING_CAP - 2 * _FLOATING_POINT))
+        figures = self.first[claim.dimension]
+        agreeing = [figures[value] for value in values[low:min(high, low + _REPEAT_CANDIDATES)] if _agrees(claim, value)]
+        return min(agreeing, key=lambda entry: entry[0])[1] if agreeing else None
+
+
 @dataclass
 class _PageState:
     page: Page
@@ -134,23 +225,71 @@ class _PageState:
     mentions: list[Mention]
     reviewed: dt.date | None
     resolved: dict[int, _Resolved] = field(default_factory=dict)
-    topic_records: list[tuple[int, str, str]] = field(default_factory=list)  # (offset, topic, record id), in reading order
 
     def __post_init__(self) -> None:
+        text = self.page.text
         self.mention_starts = [mention.start for mention in self.mentions]
+        self.names = {family: [mention for mention in self.mentions if mention.family == family] for family in (False, True)}
+        self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
         self.claim_starts = [claim.start for claim in self.claims]
         self.subject = _page_subject(self.mentions)
-        self.comparisons = _comparison_spans(self.page, self.claims)
+        self.joiners = _marks(text, ((None, _JOINER),))
+        self.precisions = _marks(text, ((None, _PRECISION),))
+        self.topics = _marks(text, _TOPICS)
+        self.comparison_words = _marks(text, ((None, _COMPARISON),))
+        self.comparisons = _comparison_spans(self)
+        self.resolved_order: list[int] = []
+        self.repeats = _Repeats()
+        self.topic_records: dict[str, tuple[list[int], list[str]]] = {}  # topic -> (offsets, record ids), in reading order
+        self.own_phrases: dict[int, tuple[int, int]] = {}
+        self.phrases_within: dict[tuple[int, int], _Stretches] = {}
+        self.sentence_words: dict[int, tuple[bool, bool]] = {}
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
 
+    def names_near(self, start: int, end: int, claim: Claim, family: bool) -> list[Mention]:
+        """Names (of families, or not) in [start, end): the nearest before the claim and after it, and those over it."""
+        starts = self.name_starts[family]
+        low, high = bisect_left(starts, start), bisect_left(starts, end)
+        first = max(low, bisect_left(starts, claim.start) - _NEAREST_NAMES)
+        last = min(high, bisect_left(starts, claim.end) + _NEAREST_NAMES)
+        return self.names[family][first:last]
+
     def claims_in(self, start: int, end: int) -> range:
         return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
 
+    def resolve(self, index: int, resolved: _Resolved, topic: str | None = None) -> None:
+        """Record the figure a claim was matched to (claims are matched in reading order)."""
+        self.resolved[index] = resolved
+        self.resolved_order.append(index)
+        claim = self.claims[index]
+        if claim.kind == "quantity":
+            self.repeats.add(claim.dimension, claim.value, resolved.figure)
+        if topic:
+            offsets, records = self.topic_records.setdefault(topic, ([], []))
+            offsets.append(claim.start)
+            records.append(resolved.figure.record_id)
+
+    def resolved_before(self, index: int) -> list[int]:
+        """The claims matched before a claim, nearest first, as far back as the checker looks."""
+        end = bisect_left(self.resolved_order, index)
+        return self.resolved_order[max(0, end - _EARLIER_FIGURES):end][::-1]
+
     def topic_record(self, topic: str, before: int) -> str | None:
         """The record last matched for a topic before an offset."""
-        return next((record for offset, name, record in reversed(self.topic_records) if name == topic and offset < before), None)
+        offsets, records = self.topic_records.get(topic, ((), ()))
+        at = bisect_left(offsets, before)
+        return records[at - 1] if at else None
+
+    def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
+        """Whether a sentence speaks of a measurement, and of sparsity."""
+        said = self.sentence_words.get(sentence.start)
+        if said is None:
+            text = self.page.text
+            said = ("measur" in text[sentence.start:sentence.end].casefold(), _SPARSE.search(text, sentence.start, sentence.end) is not None)
+            self.sentence_words[sentence.start] = said
+        return said
 
 
 class Database:
@@ -271,9 +410,7 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     figure = lookup
     figure, finding, direction = _verdict(database, state, claim, figure)
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
-    state.resolved[index] = _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension))
-    if topic:
-        state.topic_records.append((claim.start, topic, figure.record_id))
+    state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
 
 
@@ -356,14 +493,19 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     paragraph = page.paragraphs[number]
     previous = page.paragraphs[number - 1] if number else paragraph
 
-    others = [_own_phrase(state, other) for other in state.claims_in(within.start, within.end) if other != index]
+    # Every claim's own words in the stretch; the claim's own are no other's, as a name after them is outside them.
+    others = state.phrases_within.get((within.start, within.end))
+    if others is None:
+        others = _Stretches([_own_phrase(state, other) for other in state.claims_in(within.start, within.end)])
+        state.phrases_within[(within.start, within.end)] = others
+    best: dict[tuple[str, ...], tuple[Figure | None, bool, float]] = {}
 
     def nearest(start: int, end: int, family: bool) -> list[Mention | Figure]:
         """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to another claim's words)."""
-        mentions = [m for m in state.mentions_in(start, end) if m.family == family]
+        mentions = state.names_near(start, end, claim, family)
         inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
         before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
-        after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not any(a <= m.start < b for a, b in others))),
+        after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not others.cover(m.start))),
                        key=lambda m: m.start)
         return inside + before + after
 
@@ -389,7 +531,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 if trust == "decides" and not choices:
                     return mention
                 continue
-            figure, agrees, distance = _best(database, claim, topic, mention.records, state)
+            if mention.records not in best:
+                best[mention.records] = _best(database, claim, topic, mention.records, state)
+            figure, agrees, distance = best[mention.records]
             if named is None and not mention.family:
                 named = mention
             if figure is None:
@@ -416,12 +560,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 
 def _repeated(state: _PageState, index: int) -> list[Figure]:
     """The figure of an earlier claim with the same value: a page repeats its figures without naming them again."""
-    claim = state.claims[index]
-    repeated = next((
-        resolved.figure for earlier, resolved in state.resolved.items()
-        if state.claims[earlier].kind == "quantity" and state.claims[earlier].dimension == claim.dimension
-        and _agrees(claim, state.claims[earlier].value)
-    ), None)
+    repeated = state.repeats.find(state.claims[index])
     return [repeated] if repeated else []
 
 
@@ -443,10 +582,9 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     nearby = set(direct)
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
-    sentence = state.page.sentence_of(claim.start)
-    measured = "measur" in state.page.text[sentence.start:sentence.end].casefold()
+    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
     precision = _precision(state, claim)
-    if claim.dimension == "compute" and _SPARSE.search(state.page.text, sentence.start, sentence.end):
+    if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
@@ -484,9 +622,8 @@ def _kind_of(state: _PageState, claim: Claim) -> str:
     """What the text gives, in words for a note: "fp8 compute", "sparse compute", "power"."""
     if claim.dimension != "compute":
         return claim.dimension.replace("_", " ")
-    sentence = state.page.sentence_of(claim.start)
     precision = _precision(state, claim)
-    sparse = "sparse " if _SPARSE.search(state.page.text, sentence.start, sentence.end) else ""
+    sparse = "sparse " if state.sentence_says(state.page.sentence_of(claim.start))[1] else ""
     return f"{sparse}{precision + ' ' if precision else ''}compute"
 
 
@@ -495,10 +632,9 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     sentence = state.page.sentence_of(claim.start)
     paragraph = state.page.paragraphs[state.page.paragraph_of(claim.start)]
     for start, end in ((sentence.start, sentence.end), (paragraph.start, claim.start)):
-        found = list(_PRECISION.finditer(state.page.text, start, end))
-        before = [match for match in found if match.start() < claim.start]
-        if before or found:
-            return (before or found)[-1 if before else 0].group().casefold()
+        named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
+        if named:
+            return named[1]
     return None
 
 
@@ -532,22 +668,26 @@ def _topic(state: _PageState, index: int) -> str | None:
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
     own_start, own_end = _own_phrase(state, index)
     for start, end, following in ((own_start, own_end, True), (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
-        hits = [(start + match.start(), topic) for topic, pattern in _TOPICS for match in pattern.finditer(page.text[start:end])]
-        before = [hit for hit in hits if hit[0] < claim.start]
+        before = state.topics.last(start, end, claim.start)
         if before:
-            return max(before)[1]
-        if hits and following:
-            return min(hits)[1]
+            return before[1]
+        after = state.topics.first(start, end) if following else None
+        if after:
+            return after[1]
     return None
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
     """The words around a claim up to the nearest joining word or comma on each side, within its clause."""
-    page, claim = state.page, state.claims[index]
-    clause = page.clause_of(claim.start)
-    joiners = [match.end() for match in _JOINER.finditer(page.text, clause.start, claim.start)]
-    following = _JOINER.search(page.text, claim.end, clause.end)
-    return (joiners[-1] if joiners else clause.start), (following.start() if following else clause.end)
+    phrase = state.own_phrases.get(index)
+    if phrase is None:
+        claim = state.claims[index]
+        clause = state.page.clause_of(claim.start)
+        joiner = state.joiners.last(clause.start, claim.start, claim.start)
+        following = state.joiners.first(claim.end, clause.end)
+        phrase = (joiner[2] if joiner else clause.start), (following[0] if following else clause.end)
+        state.own_phrases[index] = phrase
+    return phrase
 
 
 # Times derived from a bandwidth -----------------------------------------------
@@ -563,7 +703,7 @@ def _check_time(database: Database, state: _PageState, index: int) -> Finding | 
     one_way = claim.derived_size / source.operand.one_way
     label = f"({_number_text(claim.derived_size / 1e9)} GB ÷ {source.figure.label})"
     operand = _Operand(claim.value, one_way, direction, label, "time")
-    state.resolved[index] = _Resolved(source.figure, operand)
+    state.resolve(index, _Resolved(source.figure, operand))
     expected = _in_unit(claim, as_written)
     if _agrees(claim, one_way):
         return _finding("ok", expected=expected, basis=direction, label=label)
@@ -604,59 +744,54 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     """What a ratio divides: the figure it is compared against ("than HBM", "against NVLink's 900 GB/s") and the figure it speaks of."""
     page, claim = state.page, state.claims[index]
     sentence = page.sentence_of(claim.start)
-    comparisons = list(_COMPARISON.finditer(page.text, sentence.start, sentence.end))
-    against = next((match for match in reversed(comparisons) if match.end() <= claim.start and match.group().casefold() != "than"), None)
-    than = next((match for match in comparisons if match.start() >= claim.end and match.group().casefold() == "than"), None)
+    comparisons = state.comparison_words.within(sentence.start, sentence.end)
+    against = next((word for word in reversed(comparisons) if word[2] <= claim.start and word[1] != "than"), None)
+    than = next((word for word in comparisons if word[0] >= claim.end and word[1] == "than"), None)
     excluded = state.comparisons
+    earlier = [i for i in state.resolved_before(index) if not excluded.cover(state.claims[i].start)]
     if than is not None:
-        span = (than.end(), _phrase_end(page, than.end(), sentence.end))
+        span = (than[2], _phrase_end(page, than[2], sentence.end))
     elif against is not None:
-        span = (against.end(), claim.start)
+        span = (against[2], claim.start)
     else:
-        recent = list(islice((i for i in reversed(state.resolved) if i < index and not _inside(state.claims[i], excluded)), 6))
+        recent = earlier[:6]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
                 return state.resolved[newest].operand, state.resolved[partner].operand
         return None
     subject = _operand_in(database, state, _subject_span(state, index, against), index, excluded) or next(
-        (state.resolved[i].operand for i in reversed(state.resolved)
-         if i < index and not _inside(state.claims[i], excluded) and state.claims[i].dimension != "count"),
-        None,
-    )
+        (state.resolved[i].operand for i in earlier if state.claims[i].dimension != "count"), None)
     if subject is None:
         return None
     comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
     return (subject, comparison) if comparison is not None else None
 
 
-def _subject_span(state: _PageState, index: int, against: re.Match | None) -> tuple[int, int]:
+def _subject_span(state: _PageState, index: int, against: tuple[int, str, int] | None) -> tuple[int, int]:
     """The words before a ratio that say what it speaks of ("so HBM is about"): back to the last comma or "and" in its clause."""
     page, claim = state.page, state.claims[index]
     clause = page.clause_of(claim.start)
-    end = against.start() if against is not None and against.start() >= clause.start else claim.start
+    end = against[0] if against is not None and against[0] >= clause.start else claim.start
     cuts = [match.end() for match in re.finditer(r",|\band\b|\bso\b", page.text[clause.start:end])]
     return (clause.start + cuts[-1] if cuts else clause.start), end
 
 
-def _comparison_spans(page: Page, claims: list[Claim]) -> list[tuple[int, int]]:
-    """The stretches of text that name what a ratio is compared against; a figure inside one is not the ratio's subject."""
-    spans = []
-    for claim in claims:
+def _comparison_spans(state: _PageState) -> _Stretches:
+    """The stretches of text that name what a ratio is compared against ("than ...", and from "against" or "versus" to the ratio); a figure inside one is not the ratio's subject."""
+    page, spans = state.page, []
+    for claim in state.claims:
         if claim.kind != "ratio":
             continue
         sentence = page.sentence_of(claim.start)
-        for match in _COMPARISON.finditer(page.text, sentence.start, sentence.end):
-            if match.group().casefold() == "than" and match.start() >= claim.end:
-                spans.append((match.end(), _phrase_end(page, match.end(), sentence.end)))
-                break
-            if match.group().casefold() != "than" and match.end() <= claim.start:
-                spans.append((match.end(), claim.start))
-    return spans
-
-
-def _inside(claim: Claim, spans: list[tuple[int, int]]) -> bool:
-    return any(start <= claim.start < end for start, end in spans)
+        words = state.comparison_words.within(sentence.start, sentence.end)
+        against = next((word for word in words if word[1] != "than" and word[2] <= claim.start), None)
+        if against is not None:
+            spans.append((against[2], claim.start))
+        than = next((word for word in words if word[1] == "than" and word[0] >= claim.end), None)
+        if than is not None:
+            spans.append((than[2], _phrase_end(page, than[2], sentence.end)))
+    return _Stretches(spans)
 
 
 def _phrase_end(page: Page, start: int, limit: int) -> int:
@@ -665,13 +800,13 @@ def _phrase_end(page: Page, start: int, limit: int) -> int:
 
 
 def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int,
-                excluded: list[tuple[int, int]] = (), dimension: str | None = None) -> _Operand | None:
+                excluded: _Stretches = _NOTHING, dimension: str | None = None) -> _Operand | None:
     """A figure claimed inside the span (of the other side's dimension), else the figure of the tier the span names."""
     if span[0] >= span[1]:
         return None
     for index in state.claims_in(*span):
         resolved = state.resolved.get(index)
-        if resolved is not None and not _inside(state.claims[index], excluded) and dimension in (None, resolved.operand.dimension):
+        if resolved is not None and not excluded.cover(state.claims[index].start) and dimension in (None, resolved.operand.dimension):
             return resolved.operand
     words = state.page.text[span[0]:span[1]]
     topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
@@ -679,8 +814,8 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
         return None
     named = [m for m in state.mentions_in(*span) if m.known and not m.family]
     paragraph = state.page.paragraphs[state.page.paragraph_of(span[0])]
-    context = named or sorted((m for m in state.mentions_in(paragraph.start, span[0]) if m.known and not m.family),
-                              key=lambda m: -m.start)
+    context = named or list(islice((m for m in reversed(state.mentions_in(paragraph.start, span[0])) if m.known and not m.family),
+                                   _NEAREST_NAMES))
     records = [m.records[0] for m in context]
     remembered = state.topic_record(topic, span[0])
     if remembered:

@@ -85,7 +85,7 @@ _WINDOW_BEFORE = 30
 _WINDOW_AFTER = 40
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Claim:
     """A figure-like quantity in the text.
 

@@ -35,9 +35,11 @@ POLICY_FILE = "policy.yaml"
 PROBLEM_CODES = (
     "unreadable", "layout", "yaml", "missing-key", "unknown-key", "invalid-value", "vocabulary", "duplicate-id",
     "duplicate-alias", "unknown-record", "wrong-kind", "unknown-source", "unknown-figure", "review-order", "derived-mismatch",
-    "excluded-source",
+    "excluded-source", "more-problems",
 )
 DERIVED_TOLERANCE = 0.02
+# Problems listed for one file; past them, one problem of code "more-problems" says how many more there are.
+MAX_PROBLEMS_PER_FILE = 100
 
 
 @dataclass(frozen=True, order=True)
@@ -85,10 +87,17 @@ class Dataset:
     record_count: int = 0
     source_count: int = 0
     figure_count: int = 0
+    # Problems found but not listed, by file shown: past MAX_PROBLEMS_PER_FILE a file.
+    left_out: dict[str, int] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.problems
+
+    @property
+    def problem_count(self) -> int:
+        """Every problem found, listed or left out."""
+        return sum(1 for problem in self.problems if problem.code != "more-problems") + sum(self.left_out.values())
 
 
 def load_specs(root: Path) -> Dataset:
@@ -103,7 +112,8 @@ def load_tree(root: Path, tree: Tree, files: FolderFiles, write: RecordWriter | 
     layout = [Problem(shown(p.relpath), 0, 0, p.message, "layout") for p in tree.problems]
     dataset = load_files(root, files, shown, write=None if layout else write, progress=progress)
     dataset.stamp = files.stamp()
-    dataset.problems = sorted(dataset.problems + layout)
+    dataset.problems += layout
+    _settle(dataset)
     return dataset
 
 
@@ -143,7 +153,7 @@ def load_files(
     dataset.content_hash = files.content_hash()
     if across_records:
         _check_references(dataset)
-    dataset.problems.sort()
+    _settle(dataset)
     return dataset
 
 
@@ -202,7 +212,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
     try:
         model = model_type.model_validate(data)
     except ValidationError as exc:
-        problems.extend(_problems_from(exc, shown, located))
+        problems.extend(_problems_from(exc, shown, located, dataset.left_out))
         if model_type is not KindPolicies:
             claimed = data.get("id")
             record_id = claimed if isinstance(claimed, str) else _stem(relpath)
@@ -335,8 +345,12 @@ def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]
             yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
 
 
-def _problems_from(exc: ValidationError, shown: str, located: Located) -> Iterator[Problem]:
-    for error in exc.errors(include_url=False):
+def _problems_from(exc: ValidationError, shown: str, located: Located, left_out: dict[str, int]) -> Iterator[Problem]:
+    """The validation errors as problems: no more than a file lists, the rest counted in `left_out`, never located."""
+    errors = exc.errors(include_url=False)
+    if len(errors) > MAX_PROBLEMS_PER_FILE:
+        left_out[shown] = left_out.get(shown, 0) + len(errors) - MAX_PROBLEMS_PER_FILE
+    for error in errors[:MAX_PROBLEMS_PER_FILE]:
         loc = tuple(error["loc"])
         kind = error["type"]
         # pydantic marks an invalid mapping key with a last element "[key]", unless the data really has a key of that name.
@@ -392,7 +406,22 @@ def _message(error: Any) -> str:
 def check_references(dataset: Dataset) -> None:
     """The checks across records on every record in `dataset.links`, some of which may have been validated before, on their own."""
     _check_references(dataset)
-    dataset.problems.sort()
+    _settle(dataset)
+
+
+def _settle(dataset: Dataset) -> None:
+    """Sort the problems and list at most MAX_PROBLEMS_PER_FILE of each file, with one more saying how many are left out."""
+    listed: list[Problem] = []
+    per_file: dict[str, int] = {}
+    for problem in sorted(problem for problem in dataset.problems if problem.code != "more-problems"):
+        per_file[problem.path] = per_file.get(problem.path, 0) + 1
+        if per_file[problem.path] <= MAX_PROBLEMS_PER_FILE:
+            listed.append(problem)
+        else:
+            dataset.left_out[problem.path] = dataset.left_out.get(problem.path, 0) + 1
+    listed += [Problem(path, 0, 0, f"... and {count:,} more problems in this file (at most {MAX_PROBLEMS_PER_FILE} are listed per file)",
+                       "more-problems") for path, count in dataset.left_out.items()]
+    dataset.problems = sorted(listed)
 
 
 def _check_references(dataset: Dataset) -> None:

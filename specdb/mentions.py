@@ -32,7 +32,7 @@ _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]
 _QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mention:
     """A name in the text: one record, a family of records, or (no records) hardware the database does not hold."""
 
@@ -79,8 +79,10 @@ class Lexicon:
             for key, ids in self.names.items() if "generation" in key and len(ids) == 1
         }
         spellings = sorted(self.names, key=len, reverse=True)
+        # The class of first characters lets the search pass over a position without trying every name there.
+        first = "".join(sorted({re.escape(key[0]) for key in spellings}))
         self.pattern = re.compile(
-            r"(?<![\w-])(?:" + "|".join(_pattern(key) for key in spellings) + r")(?:s|'s|’s)?(?![\w-])", re.IGNORECASE
+            rf"(?<![\w-])(?=[{first}])(?:" + "|".join(_pattern(key) for key in spellings) + r")(?:s|'s|’s)?(?![\w-])", re.IGNORECASE
         )
 
     def find(self, page: Page) -> list[Mention]:

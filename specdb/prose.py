@@ -15,7 +15,13 @@ from functools import cached_property
 
 FORMATS = ("text", "markdown", "html")
 
-_HTML_HIDDEN = re.compile(r"<(script|style)\b.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+# Where hidden content opens, and what closes each kind; content left unclosed is read as text.
+_HTML_HIDDEN_OPEN = re.compile(r"<(script|style)\b|<!--", re.IGNORECASE)
+_HTML_HIDDEN_CLOSE = {
+    "script": re.compile(r"</script\s*>", re.IGNORECASE),
+    "style": re.compile(r"</style\s*>", re.IGNORECASE),
+    "<!--": re.compile(r"-->"),
+}
 _HTML_TAG = re.compile(r"<[^<>]*>")
 _HTML_BLOCK = re.compile(r"</?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|pre|dd|dt)\b", re.IGNORECASE)
 _HTML_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
@@ -24,6 +30,12 @@ _URL = re.compile(r"\bhttps?://\S+")
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
 _HTML_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n")
 _CLAUSE_END = re.compile(r"[;:—–]|\s-\s|\s\|\s")
+_LINE_BREAK = re.compile(r"\n")
+_SPACE = re.compile(r"\s+")
+# Longer paragraphs and sentences are cut, at a line break, a sentence or clause end or a space, so that the words
+# a claim is read with stay near it and checking a page costs time in proportion to its length.
+PARAGRAPH_LIMIT = 10_000
+SENTENCE_LIMIT = 2_000
 
 _MONTHS = {name: number for number, name in enumerate(
     ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"), 1)}
@@ -34,7 +46,7 @@ _REVIEWED = re.compile(
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Span:
     start: int
     end: int
@@ -60,24 +72,30 @@ class Page:
         return [0] + [match.end() for match in re.finditer("\n", self.source)]
 
     def paragraph_of(self, offset: int) -> int:
-        return _index_of(self.paragraphs, offset)
+        return _index_of(self.paragraph_starts, offset)
 
     def sentence_of(self, offset: int) -> Span:
-        return self.sentences[_index_of(self.sentences, offset)]
+        return self.sentences[_index_of(self.sentence_starts, offset)]
 
     def clause_of(self, offset: int) -> Span:
-        return self.clauses[_index_of(self.clauses, offset)]
+        return self.clauses[_index_of(self.clause_starts, offset)]
+
+    @cached_property
+    def paragraph_starts(self) -> list[int]:
+        return [span.start for span in self.paragraphs]
+
+    @cached_property
+    def sentence_starts(self) -> list[int]:
+        return [span.start for span in self.sentences]
+
+    @cached_property
+    def clause_starts(self) -> list[int]:
+        return [span.start for span in self.clauses]
 
 
-def _index_of(spans: tuple[Span, ...], offset: int) -> int:
-    low, high = 0, len(spans) - 1
-    while low < high:
-        middle = (low + high + 1) // 2
-        if spans[middle].start <= offset:
-            low = middle
-        else:
-            high = middle - 1
-    return low
+def _index_of(starts: list[int], offset: int) -> int:
+    """The last span starting at or before an offset (the first span for an offset before them all)."""
+    return max(bisect_right(starts, offset) - 1, 0)
 
 
 def detect_format(source: str, name: str = "") -> str:
@@ -97,17 +115,34 @@ def read_page(source: str, fmt: str) -> Page:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}")
     text = _URL.sub(_blank, source)
     if fmt == "html":
-        text = _HTML_HIDDEN.sub(_blank, text)
+        text = _blank_hidden(text)
         text = _HTML_TAG.sub(_blank_tag, text)
         text = _HTML_ENTITY.sub(_entity, text)
     elif fmt == "markdown":
         text = _MARKDOWN_LINK_TARGET.sub(lambda match: "]" + _blank_text(match.group()[1:]), text)
-    paragraphs = _paragraphs(text)
     # In HTML a line break is markup (a cell, a list item, a <br>), so it ends a sentence.
     sentence_end = _HTML_SENTENCE_END if fmt == "html" else _SENTENCE_END
-    sentences = tuple(span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end))
+    paragraphs = tuple(_bounded(text, _paragraphs(text), PARAGRAPH_LIMIT, (_LINE_BREAK, sentence_end, _SPACE)))
+    sentences = tuple(_bounded(text, (span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end)),
+                               SENTENCE_LIMIT, (_LINE_BREAK, _CLAUSE_END, _SPACE)))
     clauses = tuple(span for sentence in sentences for span in _split(text, sentence, _CLAUSE_END))
     return Page(source, text, paragraphs, sentences, clauses)
+
+
+def _blank_hidden(text: str) -> str:
+    """Scripts, styles and comments blanked in one pass: once a kind is found unclosed, no later opening of it is closed either."""
+    pieces, copied, position, unclosed = [], 0, 0, set()
+    while (opening := _HTML_HIDDEN_OPEN.search(text, position)) is not None:
+        kind = (opening[1] or opening[0]).casefold()
+        closing = None if kind in unclosed else _HTML_HIDDEN_CLOSE[kind].search(text, opening.end())
+        if closing is None:
+            unclosed.add(kind)
+            position = opening.end()
+            continue
+        pieces += [text[copied:opening.start()], _blank_text(text[opening.start():closing.end()])]
+        copied = position = closing.end()
+    pieces.append(text[copied:])
+    return "".join(pieces)
 
 
 def _blank_text(text: str) -> str:
@@ -146,6 +181,26 @@ def _paragraphs(text: str) -> tuple[Span, ...]:
     if text[start:].strip() or not spans:
         spans.append(Span(start, len(text)))
     return tuple(spans)
+
+
+def _bounded(text: str, spans, limit: int, breaks: tuple[re.Pattern, ...]):
+    """The spans, each longer than `limit` cut after the last break of the first kind found within the limit (a hard cut when none is)."""
+    for span in spans:
+        start = span.start
+        while span.end - start > limit:
+            window_end = start + limit
+            cut = next((last.end() for pattern in breaks
+                        if (last := _last(pattern, text, start + 1, window_end)) is not None and last.end() > start), window_end)
+            yield Span(start, cut)
+            start = cut
+        yield Span(start, span.end)
+
+
+def _last(pattern: re.Pattern, text: str, start: int, end: int) -> re.Match | None:
+    last = None
+    for last in pattern.finditer(text, start, end):
+        pass
+    return last
 
 
 def _split(text: str, span: Span, boundary: re.Pattern) -> list[Span]:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Iterable, Iterator, NamedTuple
 
 RACY_SECONDS = 2
-MAX_FILE_BYTES = 5 * 1024 * 1024
+MAX_FILE_BYTES = 1024 * 1024
 _DIGEST_BYTES = 32  # SHA-256
 _YAML_SUFFIXES = (".yaml", ".yml")
 
@@ -258,20 +258,23 @@ class FolderFiles(SpecSource):
                 self._newest_change = max(self._newest_change, info.st_ctime_ns)
             if info.st_size > MAX_FILE_BYTES:
                 return SpecFile(relpath, None, too_large(info.st_size))
-            return SpecFile(relpath, _read_all(descriptor, info.st_size))
+            raw = _read_at_most(descriptor, info.st_size, MAX_FILE_BYTES + 1)
+            if len(raw) > MAX_FILE_BYTES:  # grown since it was measured
+                return SpecFile(relpath, None, too_large(len(raw), grown=True))
+            return SpecFile(relpath, raw)
         except OSError as error:
             return SpecFile(relpath, None, f"cannot read file: {error.strerror or error}")
         finally:
             os.close(descriptor)
 
 
-def _read_all(descriptor: int, size: int) -> bytes:
-    chunks = []
-    while True:
-        chunk = os.read(descriptor, max(size, 65536))
-        if not chunk:
-            return b"".join(chunks)
+def _read_at_most(descriptor: int, size: int, limit: int) -> bytes:
+    """The file's bytes, but no more than `limit` of them: a file may grow while it is read."""
+    chunks, taken = [], 0
+    while taken < limit and (chunk := os.read(descriptor, min(max(size, 65536), limit - taken))):
         chunks.append(chunk)
+        taken += len(chunk)
+    return b"".join(chunks)
 
 
 def _digest(raw: bytes) -> bytes:
@@ -280,8 +283,9 @@ def _digest(raw: bytes) -> bytes:
     return hashlib.sha256(raw).digest()
 
 
-def too_large(size: int) -> str:
-    return f"file is {size / 1e6:.1f} MB; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
+def too_large(size: int, *, grown: bool = False) -> str:
+    measured = "grew past the limit while it was read" if grown else f"is {size / 1e6:.1f} MB"
+    return f"file {measured}; a record file is at most {MAX_FILE_BYTES // 2**20} MiB"
 
 
 def current_stamp(tree: Tree) -> str:

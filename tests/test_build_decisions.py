@@ -138,7 +138,7 @@ def test_a_new_file_too_large_to_read_is_reported_though_every_other_file_is_hel
     with pytest.raises(InvalidSpecs) as raised:
         build(specs, db)
     # 6 MiB is 6.29 MB
-    assert [(problem.code, problem.message) for problem in raised.value.problems] == [("unreadable", "file is 6.3 MB; a record file is at most 5 MiB")]
+    assert [(problem.code, problem.message) for problem in raised.value.problems] == [("unreadable", "file is 6.3 MB; a record file is at most 1 MiB")]
     assert db.read_bytes() == before
 
 

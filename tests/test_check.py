@@ -2,6 +2,11 @@
 
 import datetime as dt
 import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -243,3 +248,48 @@ def test_html_entities_and_tags_inside_a_figure(database):
     findings = check_text("<p>PCIe&nbsp;5.0 x16 moves <b>64</b>&nbsp;GB/s per direction.</p>", database, fmt="html")
     assert [(f.claim, f.verdict, f.figure, f.suggestion) for f in findings] == [
         ("64 GB/s", "mismatch", "x16_per_direction_bandwidth", "63 GB/s per-direction")]
+
+
+def test_a_page_over_the_size_limit_is_refused_with_the_limit_named(bundled_db, tmp_path):
+    from specdb.check import MAX_PAGE_BYTES
+
+    page = tmp_path / "page.txt"
+    page.write_bytes(b" " * MAX_PAGE_BYTES)
+    assert run(bundled_db, str(page)).exit_code == 0
+    page.write_bytes(b" " * (MAX_PAGE_BYTES + 1))
+    result = run(bundled_db, str(page))
+    assert result.exit_code == 2 and "page.txt: larger than 4 MiB, the most check reads of one page" in result.stderr
+
+
+def test_an_endless_input_is_refused_at_the_size_limit():
+    result = subprocess.run([sys.executable, "-m", "specdb", "check", "/dev/zero"], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert result.returncode == 2 and "/dev/zero: larger than 4 MiB" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_ctrl_c_while_reading_standard_input_ends_the_check(bundled_db):
+    process = subprocess.Popen([sys.executable, "-m", "specdb", "check", "-", "--specs", str(REPO / "specs"), "--db", str(bundled_db)],
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    wchan = Path(f"/proc/{process.pid}/wchan")
+    for _ in range(600):  # until it waits in the read of the pipe
+        if "pipe_read" in wchan.read_text():
+            break
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130 and stderr.endswith("specdb: interrupted\n")
+
+
+def test_scripts_styles_and_comments_are_hidden_and_an_unclosed_one_is_read_as_text(database):
+    """HBM of the H100 SXM is 3.35 TB/s: hidden markup holds no claim, text after an unclosed opening does."""
+    page = ("<html><p>H100 HBM: <!-- 9 TB/s --> 3.35 TB/s.</p><script>var x = '7 TB/s';</script>"
+            "<style>p {}</style><p>H100 HBM: 3.35 TB/s.</p><script>H100 HBM 4 TB/s.")
+    findings = check_text(page, database, fmt="html")
+    assert [(f.claim, f.verdict) for f in findings] == [("3.35 TB/s", "ok"), ("3.35 TB/s", "ok"), ("4 TB/s", "mismatch")]
+
+
+def test_a_long_run_of_text_without_sentence_ends_is_read_in_pieces_that_keep_each_claim_with_its_names(database):
+    """Two hundred lines naming the H100 SXM's 3.35 TB/s HBM, with no full stop: one sentence of 12,000 characters, cut at line ends."""
+    page = "".join(f"line {i:03d}: the H100 moves 3.35 TB/s from HBM\n" for i in range(200))
+    findings = check_text(page.replace(": ", " "), database, fmt="text")
+    assert len(findings) == 200 and {(f.claim, f.verdict, f.record_id) for f in findings} == {("3.35 TB/s", "ok", "nvidia-h100-sxm")}
+    assert [f.line for f in findings] == list(range(1, 201))

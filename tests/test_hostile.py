@@ -38,7 +38,7 @@ def test_an_alias_expansion_bomb(specs):
     _expect(_validate(specs), path, "anchors and aliases are not allowed")
 
 
-@pytest.mark.parametrize("text", ["[" * 200_000, "a: " + "{b: " * 50_000, "- " * 100_000 + "x", "".join(f"{' ' * i}k{i}:\n" for i in range(3000))])
+@pytest.mark.parametrize("text", ["[" * 200_000, "a: " + "{b: " * 50_000, "- " * 100_000 + "x", "".join(f"{' ' * i}k{i}:\n" for i in range(1400))])
 def test_deep_nesting(specs, text):
     path = specs / "source" / "test-datasheet.yaml"
     path.write_text(text)
@@ -50,7 +50,7 @@ def test_a_50_mb_file_is_refused_without_being_read(specs):
     with open(path, "a") as handle:
         handle.write("# padding\n" * 5_000_000)
     assert path.stat().st_size > 50_000_000
-    _expect(_validate(specs), path, "a record file is at most 5 MiB")
+    _expect(_validate(specs), path, "a record file is at most 1 MiB")
 
 
 def test_a_symlink_loop_is_not_followed(specs):

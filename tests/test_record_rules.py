@@ -488,7 +488,7 @@ def test_a_file_too_large_to_be_a_record_is_refused_unread_and_its_id_is_not_rep
         big.truncate(60 * 2**20)
     dataset = load_specs(specs)
     assert [(p.path, p.line, p.column, p.message, p.code) for p in dataset.problems] == [
-        (str(specs / "link" / "test-link.yaml"), 0, 0, "file is 62.9 MB; a record file is at most 5 MiB", "unreadable"),
+        (str(specs / "link" / "test-link.yaml"), 0, 0, "file is 62.9 MB; a record file is at most 1 MiB", "unreadable"),
     ]
     assert dataset.root == specs
 

@@ -1,5 +1,7 @@
 """Every kind of bad input gives path:line:column: message, exit 1, and leaves a built database byte-identical."""
 
+import json
+
 import pytest
 
 GPU = "accelerator/test-gpu.yaml"
@@ -128,3 +130,29 @@ def test_a_record_outside_a_kind_folder_is_reported(cli, specs, db):
     assert cli("build").exit_code == 0
     (specs / "stray.yaml").write_text((specs / LINK).read_text())
     assert f"{specs / 'stray.yaml'}: a record lives in specs/<kind>/<id>.yaml" in _refused(cli, db)
+
+
+def test_a_file_of_many_problems_lists_a_hundred_and_counts_the_rest(cli, specs, db):
+    """5,000 unknown keys: 5,000 problems in the file, 100 listed, 4,900 counted."""
+    assert cli("build").exit_code == 0
+    gpu = specs / GPU
+    gpu.write_text(gpu.read_text() + "".join(f"unknown_{i}: 1\n" for i in range(5000)))
+    result = cli("validate")
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and len(lines) == 101
+    assert f"{gpu}: ... and 4,900 more problems in this file (at most 100 are listed per file)" in lines
+    assert sum(f"{gpu}:" in line and "unknown key 'unknown_" in line for line in lines) == 100
+    assert "specdb: 5,000 problem(s) in the specs" in result.stderr
+    report = json.loads(cli("validate", "--format", "json").stdout)
+    assert report["problems_left_out"] == 4900 and len(report["problems"]) == 101
+    assert [p for p in report["problems"] if p["code"] == "more-problems"] == [
+        {"path": str(gpu), "line": 0, "column": 0, "message": "... and 4,900 more problems in this file (at most 100 are listed per file)",
+         "code": "more-problems"}]
+    assert "4,900 more problems" in _refused(cli, db)
+
+
+def test_a_record_file_over_one_mib_is_refused_unread(cli, specs):
+    gpu = specs / GPU
+    gpu.write_text(gpu.read_text() + "#" * (1024 * 1024))
+    result = cli("validate")
+    assert result.exit_code == 1 and f"{gpu}: file is 1.0 MB; a record file is at most 1 MiB" in result.stdout

@@ -37,11 +37,12 @@ def validate(
             "records": len(dataset.records) - sources,
             "sources": sources,
             "problems": [asdict(problem) for problem in dataset.problems],
+            "problems_left_out": sum(dataset.left_out.values()),
         }))
     else:
         sys.stdout.write("".join(f"{problem}\n" for problem in dataset.problems))
     if not dataset.ok:
-        print(f"specdb: {len(dataset.problems)} problem(s) in the specs", file=sys.stderr)
+        print(f"specdb: {dataset.problem_count:,} problem(s) in the specs", file=sys.stderr)
         raise SystemExit(EXIT_FINDINGS)
     print(f"{specs_dir}: {len(dataset.records) - sources} records and {sources} sources are valid", file=sys.stderr)
 
