@@ -24,7 +24,7 @@ import sqlite3
 import statistics
 from dataclasses import dataclass
 
-from specdb.collective_bound import Topology, bound, bus_factor
+from specdb.collective_bound import Topology, bound, bus_factor, even_domains
 from specdb.errors import UsageError
 from specdb.tiers import DatabaseFigures, platforms
 
@@ -189,10 +189,7 @@ def is_bandwidth_run(run: Run) -> bool:
 
 def _bound_of(topology: Topology, run: Run):
     """The peak bound of the run's own configuration, without latency (latency is what small runs measure)."""
-    spread = None
-    if run.domains and run.domains > 1:
-        share, rest = divmod(run.accelerators, run.domains)
-        spread = [share + 1] * rest + [share] * (run.domains - rest)
+    spread = even_domains(run.accelerators, run.domains) if run.domains and run.domains > 1 else None
     return bound(topology, run.operation, size_bytes=run.compared_size, accelerators=run.accelerators, tier="auto",
                  algorithm=run.algorithm, basis="per-direction", assumed_latency=None, domains=spread)
 

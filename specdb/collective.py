@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from specdb.calibration import Calibration, is_bandwidth_run, read_runs
-from specdb.collective_bound import ALGORITHMS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
+from specdb.collective_bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
 from specdb.errors import UsageError
 from specdb.tiers import BASES, platforms
 from specdb.units import UnitError, format_value, parse_quantity
@@ -94,7 +94,7 @@ class Estimate:
             "basis": result.basis,
             "size_bytes": result.size_bytes,
             "accelerators": result.accelerators,
-            "domains": result.domains,
+            "domains": [{"accelerators": run.accelerators, "count": run.count} for run in result.domains],
             "seconds": self.seconds,
             "bound_seconds": self.bound_seconds,
             "algbw_gbps": round(self.algbw / 1e9, 3),
@@ -178,8 +178,8 @@ def estimate(
             raise UsageError(f"{what} must be one of {', '.join(allowed)}")
     if algorithm in ("tree", "nvls", "collnet") and operation != "all-reduce":
         raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
-    if accelerators is not None and accelerators < 2:
-        raise UsageError("--gpus must be 2 or more")
+    if accelerators is not None and not 2 <= accelerators <= MAX_ACCELERATORS:
+        raise UsageError(f"--gpus must be from 2 to {MAX_ACCELERATORS:,}")
     tier = without_count(tier, accelerators)
     [found] = platforms(connection, platform=platform)
     calibration = calibration or Calibration(connection)

@@ -39,6 +39,21 @@ from specdb.tiers import Bandwidth, DatabaseFigures, Platform
 OPERATIONS = COLLECTIVE_OPERATIONS
 ALGORITHMS = COLLECTIVE_ALGORITHMS
 TIER_CHOICES = ("auto", "scale-up", "scale-out")
+# The most accelerators a collective is estimated for: a hundred times the largest clusters built. The sums are
+# arithmetic in the count (domains are kept as runs of equal domains), so the limit only keeps the figures meaningful.
+MAX_ACCELERATORS = 100_000_000
+
+
+@dataclass(frozen=True)
+class Domains:
+    """Domains of equal size, `count` of them with `accelerators` each: 12 GPUs on 8-GPU domains are Domains(8, 1) and Domains(4, 1)."""
+
+    accelerators: int
+    count: int
+
+
+def domain_count(domains: list[Domains]) -> int:
+    return sum(run.count for run in domains)
 
 
 @dataclass(frozen=True)
@@ -77,7 +92,7 @@ class Bound:
     basis: str
     size_bytes: float
     accelerators: int | None
-    domains: list[int] = field(default_factory=list)
+    domains: list[Domains] = field(default_factory=list)  # largest first
     phases: list[Phase] = field(default_factory=list)
 
     @property
@@ -183,10 +198,21 @@ def _in_network_reduction(figures: DatabaseFigures, fabric: str | None) -> str |
     return None if found is None else found[1]
 
 
-def fill_domains(accelerators: int, domain: int) -> list[int]:
-    """Domains filled in turn: 12 on 8-GPU domains are [8, 4]."""
+def fill_domains(accelerators: int, domain: int) -> list[Domains]:
+    """Domains filled in turn: 12 on 8-GPU domains are one of 8 and one of 4."""
     full, rest = divmod(accelerators, domain)
-    return [domain] * full + ([rest] if rest else [])
+    return spread_over([(domain, full), (rest, 1 if rest else 0)])
+
+
+def even_domains(accelerators: int, domains: int) -> list[Domains]:
+    """Accelerators spread as evenly as they go over a number of domains (a measured run's nodes): 12 over 5 are 3, 3, 2, 2, 2."""
+    share, rest = divmod(accelerators, domains)
+    return spread_over([(share + 1, rest), (share, domains - rest)])
+
+
+def spread_over(runs: list[tuple[int, int]]) -> list[Domains]:
+    """Runs of (accelerators, count), the empty ones left out, largest domains first."""
+    return sorted((Domains(size, count) for size, count in runs if size and count), key=lambda run: -run.accelerators)
 
 
 def without_count(tier: str, accelerators: int | None) -> str:
@@ -204,7 +230,7 @@ def bound(
     algorithm: str,
     basis: str,
     assumed_latency: float | None = None,
-    domains: list[int] | None = None,
+    domains: list[Domains] | None = None,
 ) -> Bound:
     """The phases and peak-bound time of one collective.
 
@@ -217,7 +243,7 @@ def bound(
     if tier == "auto":
         if domain is None:
             raise UsageError(f"{platform.id} has no scale_up_domain figure; choose --tier")
-        tier = "scale-up" if accelerators <= domain and not (domains and len(domains) > 1) else "hierarchical"
+        tier = "scale-up" if accelerators <= domain and not (domains and domain_count(domains) > 1) else "hierarchical"
     elif tier == "scale-up" and accelerators is not None and domain is not None and accelerators > domain:
         raise UsageError(f"{accelerators} accelerators do not fit in {platform.id}'s scale-up domain of {domain}; use --tier scale-out or auto")
     if algorithm in ("nvls", "collnet") and tier == "scale-out":
@@ -230,7 +256,7 @@ def bound(
         raise UsageError(f"{fabric} has no in-network reduction (SHARP) in the data, so {algorithm} cannot span {platform.id}'s domains{why}; choose ring or tree")
     if tier == "hierarchical":
         assert accelerators is not None and domain is not None
-        domains = sorted(domains, reverse=True) if domains else fill_domains(accelerators, domain)
+        domains = spread_over([(run.accelerators, run.count) for run in domains]) if domains else fill_domains(accelerators, domain)
         phases = _hierarchical(topology, operation, size_bytes, accelerators, domains, algorithm, basis, assumed_latency)
         return Bound(operation, algorithm, platform.id, basis, size_bytes, accelerators, domains, phases)
     sent, steps = _flat(operation, algorithm, size_bytes, accelerators)
@@ -262,10 +288,11 @@ def _flat(operation: str, algorithm: str, size: float, count: int | None) -> tup
     return size, 1
 
 
-def _hierarchical(topology: Topology, operation: str, size: float, count: int, domains: list[int], algorithm: str, basis: str, assumed: float | None) -> list[Phase]:
+def _hierarchical(topology: Topology, operation: str, size: float, count: int, domains: list[Domains], algorithm: str, basis: str, assumed: float | None) -> list[Phase]:
     """Inside each domain over scale-up, across domains over the network (one rail per accelerator of a domain)."""
-    largest, groups = domains[0], len(domains)
-    shape = f"{groups} domains of {largest}" if len(set(domains)) == 1 else f"{groups} domains ({', '.join(map(str, domains))})"
+    largest, groups = domains[0].accelerators, domain_count(domains)
+    shape = f"{groups} domains of {largest}" if len(domains) == 1 else (
+        f"{groups} domains ({', '.join(str(run.accelerators) if run.count == 1 else f'{run.count} of {run.accelerators}' for run in domains)})")
     up, out = topology.bandwidth("scale-up"), topology.bandwidth("scale-out")
 
     def phase(tier: str, name: str, algo: str, gpus: int, sent: float, steps: int) -> Phase:
@@ -299,13 +326,13 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     return [across, inside] if operation == "all-gather" else [inside, across]
 
 
-def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list[int], shape: str, algorithm: str) -> list[Phase]:
+def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list[Domains], shape: str, algorithm: str) -> list[Phase]:
     """Across domains the switches reduce: each NIC sends its 1/largest share once and receives the sum once (2 steps).
 
     Inside, collnet keeps the ring's reduce-scatter and all-gather; nvls uses NVLink SHARP, whose bytes (each
     accelerator sends its buffer once and receives the result once) split between its reduce and broadcast halves.
     """
-    largest, groups = domains[0], len(domains)
+    largest, groups = domains[0].accelerators, domain_count(domains)
     across = phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains, reduced in the network switches ({topology.in_network_reduction})",
                    "collnet", groups, size / largest, 2)
     if algorithm == "nvls":

@@ -12,6 +12,7 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.collective import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
+from specdb.collective_bound import Domains
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
 from specdb.database import open_fresh
@@ -96,7 +97,7 @@ def test_beyond_the_domain_every_phase_has_its_tier_and_the_phases_are_pipelined
 def test_a_partly_filled_domain_is_not_slower_than_a_full_one(connection):
     twelve = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12)
     sixteen = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=16)
-    assert twelve.bound.domains == [8, 4] and sixteen.bound.domains == [8, 8]
+    assert twelve.bound.domains == [Domains(8, 1), Domains(4, 1)] and sixteen.bound.domains == [Domains(8, 2)]
     # Both: NVLink carries 2 x 7/8 x 16 GB (62.2 ms); the network half the buffer per domain, S/8 per NIC (40 ms).
     assert twelve.bound_seconds == sixteen.bound_seconds == pytest.approx(2 * 14e9 / UP)
     assert twelve.seconds <= sixteen.seconds
@@ -111,7 +112,7 @@ def test_12_gpus_on_hgx_h100_take_no_longer_than_16(bundled):
 def test_1024_gpus_on_gb200_nvl72_take_no_longer_than_1008(bundled):
     full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008)
     partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024)
-    assert partial.bound.domains == [72] * 14 + [16]
+    assert partial.bound.domains == [Domains(72, 14), Domains(16, 1)]
     assert partial.seconds <= full.seconds
     assert partial.bound_seconds <= full.bound_seconds
 
@@ -415,7 +416,7 @@ def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
     # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
     inside, across, back = result.phases
-    assert result.bound.domains == [8, 4] and inside.accelerators == 8 and across.accelerators == 2
+    assert result.bound.domains == [Domains(8, 1), Domains(4, 1)] and inside.accelerators == 8 and across.accelerators == 2
     assert [phase.name for phase in result.phases] == [
         "reduce-scatter inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)", "all-gather inside the domain"]
     assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
@@ -430,7 +431,7 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
     phases = document.pop("phases")
     assert document == {
         "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 70.0, "tree": 80.0},
-        "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [8] * 8,
+        "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [{"accelerators": 8, "count": 8}],
         "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
         # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
         "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 14e9 + 3.5e9 + 14e9, "bound_by": "scale-out",
@@ -642,7 +643,9 @@ def test_the_plausible_size_range_includes_its_ends(params, dtype):
     ({"algorithm": "nccl"}, "algorithm must be one of auto, ring, tree, nvls, collnet"),
     ({"tier": "rack"}, "tier must be one of auto, scale-up, scale-out"),
     ({"basis": "both"}, "basis must be one of per-direction, as-quoted"),
-    ({"accelerators": 1}, "--gpus must be 2 or more"),
+    ({"accelerators": 1}, "--gpus must be from 2 to 100,000,000"),
+    ({"accelerators": 100_000_001}, "--gpus must be from 2 to 100,000,000"),
+    ({"accelerators": 10**30}, "--gpus must be from 2 to 100,000,000"),
 ])
 def test_estimate_refuses_what_it_does_not_know(connection, arguments, message):
     chosen = {"operation": "all-reduce", **arguments}
@@ -740,8 +743,8 @@ def test_given_domains_decide_the_placement(connection):
     def placed(domains):
         return [phase.tier for phase in bound(topology, "all-reduce", size_bytes=1e9, accelerators=8, tier="auto", algorithm="ring", basis="per-direction", domains=domains).phases]
     # One domain given is the flat ring inside it; two or three domains are hierarchical.
-    assert placed([8]) == ["scale-up"]
-    assert placed([4, 4]) == placed([3, 3, 2]) == ["scale-up", "scale-out", "scale-up"]
+    assert placed([Domains(8, 1)]) == ["scale-up"]
+    assert placed([Domains(4, 2)]) == placed([Domains(3, 2), Domains(2, 1)]) == ["scale-up", "scale-out", "scale-up"]
 
 
 def test_a_full_domain_fits_the_scale_up_tier(connection):
@@ -898,3 +901,25 @@ def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
     assert collnet.expected[1].efficiency == pytest.approx(47 / 50)
     assert collnet.expected[1].efficiency_source == ("measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring; "
                                                      "the ring's, no collnet run measured")
+
+
+def test_a_hundred_million_gpus_are_counted_not_listed(connection):
+    """100,000,000 GPUs on 8-GPU domains: 12,500,000 full domains; the ring across them sends 2 x (12,499,999 / 12,500,000) x S/8 per NIC.
+
+    16 GB: across, 2 x 0.99999992 x 2 GB = 3.99999968 GB at 50 GB/s = 80 ms; inside, 2 x 7/8 x 16 GB at 450 GB/s = 62.2 ms.
+    """
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=100_000_000, algorithm="ring")
+    assert result.bound.domains == [Domains(8, 12_500_000)]
+    across = result.bound.phases[1]
+    assert across.accelerators == 12_500_000 and across.steps == 2 * 12_499_999
+    assert across.bytes_per_accelerator == pytest.approx(2 * 12_499_999 / 12_500_000 * 2e9)
+    assert result.as_dict()["domains"] == [{"accelerators": 8, "count": 12_500_000}]
+
+
+def test_gpus_spread_over_a_runs_domains_as_evenly_as_they_go():
+    from specdb.collective_bound import even_domains, fill_domains
+
+    assert even_domains(12, 5) == [Domains(3, 2), Domains(2, 3)]
+    assert even_domains(16, 2) == [Domains(8, 2)]
+    assert fill_domains(1024, 72) == [Domains(72, 14), Domains(16, 1)]
+    assert fill_domains(10**8 + 7, 8) == [Domains(8, 12_500_000), Domains(7, 1)]
