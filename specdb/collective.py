@@ -211,13 +211,13 @@ def _candidates(calibration: Calibration, platform: str, operation: str, topolog
 
 def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
     efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm, operation)
-    latency = calibration.latency(platform, phase.tier, phase.algorithm, operation)
+    latency = None if phase.latency_left_out else calibration.latency(platform, phase.tier, phase.algorithm, operation)
     return Expected(
         phase,
         efficiency.value if efficiency else 1.0,
         efficiency.source if efficiency else "no measured run: the peak bound",
         latency.value if latency else phase.latency,
-        latency.source if latency else f"no small-message run: {phase.latency_source}",
+        latency.source if latency else phase.latency_source if phase.latency_left_out else f"no small-message run: {phase.latency_source}",
     )
 
 
@@ -255,7 +255,7 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
             "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size"),
             "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
             "efficiency": f"{e.efficiency:.0%}",
-            "latency": f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
+            "latency": "left out" if phase.latency_left_out else f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
             "bound_ms": round((phase.transfer_seconds + phase.latency_seconds) * 1e3, 3),
             "expected_ms": round((e.transfer_seconds + e.latency_seconds) * 1e3, 3),
         })

@@ -81,6 +81,11 @@ class Phase:
     def latency_seconds(self) -> float:
         return self.steps * self.latency
 
+    @property
+    def latency_left_out(self) -> bool:
+        """A ring's or tree's steps grow with the accelerators, so the large-N limit (no count) cannot count them."""
+        return self.accelerators is None and self.steps == 0
+
 
 @dataclass(frozen=True)
 class Bound:
@@ -349,8 +354,11 @@ def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list
     ]
 
 
+LATENCY_LEFT_OUT = "left out: the large-N limit has no GPU count to count steps by; give --gpus to include it"
+
+
 def _phase(topology: Topology, tier: str, name: str, algorithm: str, count: int | None, sent: float, steps: int, bandwidth: Bandwidth, basis: str, assumed: float | None) -> Phase:
-    latency, latency_source = _bound_latency(topology, tier, assumed)
+    latency, latency_source = (0.0, LATENCY_LEFT_OUT) if count is None and steps == 0 else _bound_latency(topology, tier, assumed)
     return Phase(
         name, tier, algorithm, count, sent, steps, bandwidth.on(basis), bandwidth.counted(basis),
         f"{bandwidth.record_id}.{bandwidth.figure}", bandwidth.on("per-direction"), latency, latency_source,

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from specdb.catalog import hardware_names
@@ -118,20 +120,34 @@ class Lexicon:
     def _generations(self, page: Page, mentions: list[Mention]) -> list[Mention]:
         """"its fifth-generation switch": the generation of the family named nearest in the paragraph."""
         found = []
+        starts = [mention.start for mention in mentions]
+        families = [mention for mention in mentions if mention.family]
+        family_starts = [mention.start for mention in families]
         for match in _GENERATION.finditer(page.text):
-            if any(mention.start <= match.start() < mention.end for mention in mentions):
+            at = bisect_right(starts, match.start()) - 1
+            if at >= 0 and match.start() < mentions[at].end:
                 continue
             paragraph = page.paragraphs[page.paragraph_of(match.start())]
-            nearby = sorted(
-                (mention for mention in mentions if mention.family and paragraph.start <= mention.start < paragraph.end),
-                key=lambda mention: abs(mention.start - match.start()),
-            )
-            for mention in nearby:
+            before = families[bisect_left(family_starts, paragraph.start):bisect_right(family_starts, match.start())]
+            after = families[bisect_right(family_starts, match.start()):bisect_left(family_starts, paragraph.end)]
+            for mention in _nearest_first(before, after, match.start()):
                 record = self.generations.get((match["ordinal"].casefold(), _key(re.sub(r"(?:'s|’s)$", "", mention.text))))
                 if record:
                     found.append(Mention(match.start(), match.end(), match.group(), (record,)))
                     break
         return found
+
+
+def _nearest_first(before: list[Mention], after: list[Mention], offset: int) -> Iterator[Mention]:
+    """Mentions before and after an offset, nearest first (the earlier of two as near)."""
+    left, right = len(before) - 1, 0
+    while left >= 0 or right < len(after):
+        if right == len(after) or (left >= 0 and offset - before[left].start <= after[right].start - offset):
+            yield before[left]
+            left -= 1
+        else:
+            yield after[right]
+            right += 1
 
 
 def _key(text: str) -> str:

@@ -258,12 +258,12 @@ def test_a_page_over_the_size_limit_is_refused_with_the_limit_named(bundled_db, 
     assert run(bundled_db, str(page)).exit_code == 0
     page.write_bytes(b" " * (MAX_PAGE_BYTES + 1))
     result = run(bundled_db, str(page))
-    assert result.exit_code == 2 and "page.txt: larger than 4 MiB, the most check reads of one page" in result.stderr
+    assert result.exit_code == 2 and "page.txt: larger than 2 MiB, the most check reads of one page" in result.stderr
 
 
 def test_an_endless_input_is_refused_at_the_size_limit():
     result = subprocess.run([sys.executable, "-m", "specdb", "check", "/dev/zero"], capture_output=True, text=True, timeout=120, cwd=REPO)
-    assert result.returncode == 2 and "/dev/zero: larger than 4 MiB" in result.stderr and "Traceback" not in result.stderr
+    assert result.returncode == 2 and "/dev/zero: larger than 2 MiB" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_ctrl_c_while_reading_standard_input_ends_the_check(bundled_db):

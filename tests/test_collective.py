@@ -462,9 +462,32 @@ def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection
 
 def test_one_phase_has_no_total_row_and_the_large_n_limit_says_so(network):
     [row] = describe(estimate(network, "all-gather", platform="test-system", size_bytes=SEED_GRADIENTS))
-    # Large-N limit: the whole 16 GB at 450 GB/s, no latency steps.
+    # Large-N limit: the whole 16 GB at 450 GB/s; a ring's steps grow with the count, so its latency is left out and says so.
     assert row == {"phase": "all-gather (ring)", "tier": "scale-up", "gpus": "large-N limit", "sent_per_gpu": "16 GB",
-                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "0 x 1 us", "bound_ms": 35.556, "expected_ms": 35.556}
+                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "left out", "bound_ms": 35.556, "expected_ms": 35.556}
+
+
+def test_without_a_gpu_count_ring_and_tree_latency_is_left_out_and_no_latency_source_is_named(bundled):
+    """hgx-h100 has measured small-message runs; without --gpus none of them is named as a latency source of a ring or tree."""
+    for algorithm in ("ring", "tree"):
+        result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=2**20, algorithm=algorithm)
+        [line] = sources(result)
+        assert line.endswith("latency left out: the large-N limit has no GPU count to count steps by; give --gpus to include it")
+        [phase] = result.as_dict()["phases"]
+        assert phase["expected_latency"] == 0 and phase["expected_latency_source"].startswith("left out")
+        with_count = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=2**20, algorithm=algorithm, accelerators=8)
+        assert "latency left out" not in sources(with_count)[0] and with_count.expected[0].latency_seconds > 0
+
+
+def test_the_footer_says_latency_is_left_out_without_a_gpu_count(tmp_path):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    result = CliRunner().invoke(app, ["collective", "all-reduce", "--size", "1MiB", "--platform", "hgx-h100", "--algorithm", "ring",
+                                      "--db", str(tmp_path / "specdb.sqlite")])
+    assert result.exit_code == 0, result.output
+    assert "(peak figures scaled by efficiencies measured in published runs; latency left out, give --gpus to include it)" in result.stdout
 
 
 @pytest.mark.parametrize("text, seconds", [("2us", 2e-6), ("500 ns", 5e-7), ("1 ms", 1e-3)])

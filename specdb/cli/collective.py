@@ -17,7 +17,7 @@ def collective(
     size: Annotated[Optional[str], typer.Option("--size", help="Message size with its unit: 16GB, 512MiB")] = None,
     params: Annotated[Optional[float], typer.Option("--params", help="Number of parameters whose gradients are reduced, e.g. 8e9")] = None,
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
-    gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2)")] = None,
+    gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2), whose ring and tree latency is left out")] = None,
     tier: Annotated[str, options.choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
     algorithm: Annotated[str, options.choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
     basis: options.BasisOption = "per-direction",
@@ -48,9 +48,11 @@ def collective(
         from specdb.units import format_value
 
         chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
+        scaled = ("efficiencies measured in published runs; latency left out, give --gpus to include it"
+                  if any(e.phase.latency_left_out for e in result.expected) else "efficiencies and latencies measured in published runs")
         print(
             f"\n{result.bound.operation} of {format_value(result.bound.size_bytes, 'size')} on {result.bound.platform} ({chosen}):\n"
-            f"  expected   {result.seconds * 1e3:.3g} ms  (peak figures scaled by efficiencies and latencies measured in published runs)\n"
+            f"  expected   {result.seconds * 1e3:.3g} ms  (peak figures scaled by {scaled})\n"
             f"  peak bound {result.bound_seconds * 1e3:.3g} ms  (the links' peak figures only; basis: {result.bound.basis})\n"
             f"  algbw {result.algbw / 1e9:.4g} GB/s, busbw {result.busbw / 1e9:.4g} GB/s (nccl-tests' definitions, at the expected time)"
         )
