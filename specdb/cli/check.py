@@ -3,7 +3,6 @@
 from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
 
 import sys
-from pathlib import Path
 from typing import Annotated, Optional
 
 from specdb.check import FORMATS
