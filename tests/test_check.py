@@ -293,3 +293,23 @@ def test_a_long_run_of_text_without_sentence_ends_is_read_in_pieces_that_keep_ea
     findings = check_text(page.replace(": ", " "), database, fmt="text")
     assert len(findings) == 200 and {(f.claim, f.verdict, f.record_id) for f in findings} == {("3.35 TB/s", "ok", "nvidia-h100-sxm")}
     assert [f.line for f in findings] == list(range(1, 201))
+
+
+def test_unclosed_scripts_and_comments_are_looked_up_once_per_kind_not_once_per_tag(monkeypatch):
+    """1,000 unclosed <script> and 1,000 unclosed <!--: the closing tag of each kind is searched for once, not 1,000 times to the end."""
+    from specdb import prose
+
+    searches = []
+
+    class Counted:
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def search(self, text, position):
+            searches.append(self.pattern.pattern)
+            return self.pattern.search(text, position)
+
+    monkeypatch.setattr(prose, "_HTML_HIDDEN_CLOSE", {kind: Counted(pattern) for kind, pattern in prose._HTML_HIDDEN_CLOSE.items()})
+    page = prose.read_page("<html>" + "<script>x <!-- y " * 1000 + "<style>p {}</style>", "html")
+    assert sorted(searches) == sorted([r"</script\s*>", "-->", r"</style\s*>"])
+    assert page.text.count("x") == 1000 and "p {}" not in page.text
