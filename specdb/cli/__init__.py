@@ -15,10 +15,8 @@ from specdb.errors import EXIT_ENVIRONMENT
 
 
 def _command_in(argv: list[str]) -> Optional[str]:
-    for argument in argv:
-        if not argument.startswith("-"):
-            return argument if argument in COMMANDS else None
-    return None
+    """The command a command line runs, when it starts with one; an option before it (`--help list`) is the whole CLI's."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main() -> None:
