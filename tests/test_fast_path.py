@@ -289,7 +289,12 @@ def _typer_parse(argv):
             args = [*context._protected_args, *context.args]
     except (click.exceptions.Exit, click.UsageError):
         return None
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in context.params.items()}
+    # Typer passes a sequence as a list, and one not given with no default as None.
+    defaults = {param.name: param.default for param in command.params}
+    return {
+        name: (list(value) if value or defaults[name] is not None else None) if isinstance(value, tuple) else value
+        for name, value in context.params.items()
+    }
 
 
 @settings(max_examples=300, deadline=None)
