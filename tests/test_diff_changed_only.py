@@ -330,6 +330,24 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
 
 
+def test_a_folder_that_holds_no_specs_and_a_missing_file_are_named_as_such(cli, specs, tmp_path):
+    """An empty folder is no specs folder (not a version with every record removed); outside git, a missing database is missing."""
+    build(specs, tmp_path / "a.sqlite")
+    for name in ("empty", "notes"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("not specs\n")
+    for args in ((str(tmp_path / "a.sqlite"), str(tmp_path / "empty")), (str(tmp_path / "notes"),), (str(tmp_path / "empty"), str(tmp_path / "a.sqlite"))):
+        folder = next(arg for arg in args if not arg.endswith(".sqlite"))
+        result = cli("diff", *args, "--stat", data=False)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"specdb: {folder}: not a specs folder")
+    missing = tmp_path / "missing.sqlite"
+    for args in ((str(missing), str(tmp_path / "a.sqlite")), (str(missing),), (str(tmp_path / "a.sqlite"), str(missing))):
+        result = cli("diff", *args, "--specs", str(specs), data=False)
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"specdb: {missing}: no such file or folder, and {specs} is not in a git repository")
+
+
 POLICY = "schema: 1\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
 
 
