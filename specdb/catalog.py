@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any, Iterable
 
 from specdb.errors import NotFound, UsageError
+from specdb.names import name_key, normal
 from specdb.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
@@ -25,12 +26,13 @@ def list_records(connection: sqlite3.Connection, kind: str | None = None) -> lis
 
 
 def resolve(connection: sqlite3.Connection, name: str) -> str:
-    """The record id for an id, an alias or a name (any case, spacing or punctuation); NotFound names the closest matches."""
-    row = connection.execute("SELECT id FROM record WHERE id = ?", (name,)).fetchone()
+    """The record id for an id, an alias or a name (any case, spacing or punctuation, or in look-alike forms such as
+    fullwidth letters); NotFound names the closest matches."""
+    row = connection.execute("SELECT id FROM record WHERE id = ?", (normal(name),)).fetchone()
     if row is None:
-        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name.casefold(),)).fetchone()
+        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name_key(name),)).fetchone()
     if row is None:
-        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name.casefold(),)).fetchone()
+        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name_key(name),)).fetchone()
     if row is not None:
         return row[0]
     names = connection.execute(
@@ -52,7 +54,7 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
 
 
 def _loose(name: str) -> str:
-    return "".join(char for char in name.casefold() if char.isalnum())
+    return "".join(char for char in name_key(name) if char.isalnum())
 
 
 def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
