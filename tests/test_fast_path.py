@@ -265,14 +265,31 @@ _VALUES = ["x", "", " ", "-", "--", "-x", "7", "-8", "1_000", " 7 ", "2.5", "nan
 
 @st.composite
 def _command_lines(draw):
-    """A command path (sometimes joined into one argument, as a script quoting it would) and tokens the table knows, mixed with odd ones."""
+    """A command path (now and then joined into one argument, as a script quoting it would) and mostly its own options
+    with values of their type, so that many lines are well formed, mixed with odd tokens and options of other commands."""
     name = draw(st.sampled_from(sorted(_TABLE)))
-    path = [name] if draw(st.booleans()) else name.split(" ")
-    token = st.one_of(
-        st.sampled_from(_FLAGS), st.sampled_from(_CHOICES), st.sampled_from(_VALUES), st.sampled_from(_WORDS),
-        st.builds(lambda flag, value: f"{flag}={value}", st.sampled_from(_FLAGS), st.sampled_from(_CHOICES + _VALUES)),
-    )
-    return [*draw(st.lists(st.sampled_from(["--help", "--version"]), max_size=1)), *path, *draw(st.lists(token, max_size=6))]
+    params = _TABLE[name]["params"]
+    path = [name] if draw(st.integers(0, 4)) == 0 else name.split(" ")
+    odd = st.one_of(st.sampled_from(_FLAGS), st.sampled_from(_VALUES), st.sampled_from(_WORDS), st.sampled_from(_CHOICES))
+    # The arguments a command needs, most of the time.
+    tokens = [draw(st.sampled_from(["x", "7", "-"])) for param in params if param["kind"] == "argument" and param["required"] and draw(st.integers(0, 4))]
+    for _ in range(draw(st.integers(0, 6) if params else st.integers(0, 1))):
+        if not params:
+            tokens.append(draw(odd))
+            continue
+        param = draw(st.sampled_from(params))
+        value = draw(st.sampled_from([*(param["choices"] or ["x", "7", "2.5"]), *_VALUES]) if draw(st.booleans()) else st.sampled_from(param["choices"] or ["x", "7"]))
+        flag = draw(st.sampled_from(param["opts"])) if param["opts"] else None
+        shape = draw(st.integers(0, 9))
+        if shape == 0:
+            tokens.append(draw(odd))
+        elif param["kind"] == "argument":
+            tokens.append(value)
+        elif param["flag"]:
+            tokens.append(flag if shape > 1 else f"{flag}={value}")
+        else:
+            tokens += [f"{flag}={value}"] if shape == 1 else [flag, value]
+    return [*draw(st.lists(st.sampled_from(["--help", "--version"]), max_size=1)), *path, *tokens]
 
 
 def _typer_parse(argv):
