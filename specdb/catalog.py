@@ -136,6 +136,7 @@ def list_figures(
     status: str | None = None,
 ) -> list[dict[str, Any]]:
     """Figures across records, filtered; `name` accepts SQL LIKE wildcards (`%bandwidth`)."""
+    name, vendor = (normal(text) if text else text for text in (name, vendor))
     clauses, params = [], []
     for column, value, operator in (
         ("r.kind", kind, "="), ("f.name", name, "LIKE"), ("r.vendor", vendor, "LIKE"),
@@ -212,6 +213,7 @@ def record_figures(connection: sqlite3.Connection, record_id: str) -> list[sqlit
 
 def current_figure(connection: sqlite3.Connection, record_id: str, name: str) -> tuple[int, str, str, str, str, str]:
     """A figure's id, value as written, status, as-of and review dates, and its record's file; NotFound lists the record's figures."""
+    name = normal(name)
     found = connection.execute(
         "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
         " WHERE f.record_id = ? AND f.name = ?",

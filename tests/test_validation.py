@@ -170,3 +170,14 @@ def test_a_link_named_by_its_name_in_fullwidth_letters_is_compared(cli):
 def test_a_date_or_age_option_in_digits_of_another_script_is_refused(cli, option, value, message):
     result = cli("stale", option, value)
     assert result.exit_code == 2 and result.stderr == f"specdb: {message}\n"
+
+
+@pytest.mark.parametrize("plain, look_alike", [
+    (["query", "figures", "--vendor", "test vendor", "--name", "memory_bandwidth"], ["query", "figures", "--vendor", "Ｔｅｓｔ Ｖｅｎｄｏｒ", "--name", "ｍｅｍｏｒｙ_bandwidth"]),
+    (["query", "ratios", "--vendor", "test vendor"], ["query", "ratios", "--vendor", "ＴＥＳＴ ＶＥＮＤＯＲ"]),
+    (["history", "test-gpu", "memory_bandwidth"], ["history", "Ｔｅｓｔ GPU SXM", "ｍｅｍｏｒｙ_bandwidth"]),
+], ids=["query figures", "query ratios", "history"])
+def test_filters_and_figure_names_in_look_alike_forms_give_what_the_plain_ones_give(cli, plain, look_alike):
+    expected = cli(*plain, "-f", "csv")
+    assert expected.exit_code == 0 and len(expected.stdout.splitlines()) > 1, expected.stderr
+    assert cli(*look_alike, "-f", "csv").stdout == expected.stdout
