@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any, Iterable
 
 from specdb.errors import NotFound, UsageError
+from specdb.names import name_key, normal
 from specdb.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
@@ -25,12 +26,13 @@ def list_records(connection: sqlite3.Connection, kind: str | None = None) -> lis
 
 
 def resolve(connection: sqlite3.Connection, name: str) -> str:
-    """The record id for an id, an alias or a name (any case, spacing or punctuation); NotFound names the closest matches."""
-    row = connection.execute("SELECT id FROM record WHERE id = ?", (name,)).fetchone()
+    """The record id for an id, an alias or a name (any case, spacing or punctuation, or in look-alike forms such as
+    fullwidth letters); NotFound names the closest matches."""
+    row = connection.execute("SELECT id FROM record WHERE id = ?", (normal(name),)).fetchone()
     if row is None:
-        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name.casefold(),)).fetchone()
+        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name_key(name),)).fetchone()
     if row is None:
-        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name.casefold(),)).fetchone()
+        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name_key(name),)).fetchone()
     if row is not None:
         return row[0]
     names = connection.execute(
@@ -52,7 +54,7 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
 
 
 def _loose(name: str) -> str:
-    return "".join(char for char in name.casefold() if char.isalnum())
+    return "".join(char for char in name_key(name) if char.isalnum())
 
 
 def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
@@ -134,6 +136,7 @@ def list_figures(
     status: str | None = None,
 ) -> list[dict[str, Any]]:
     """Figures across records, filtered; `name` accepts SQL LIKE wildcards (`%bandwidth`)."""
+    name, vendor = (normal(text) if text else text for text in (name, vendor))
     clauses, params = [], []
     for column, value, operator in (
         ("r.kind", kind, "="), ("f.name", name, "LIKE"), ("r.vendor", vendor, "LIKE"),
@@ -210,6 +213,7 @@ def record_figures(connection: sqlite3.Connection, record_id: str) -> list[sqlit
 
 def current_figure(connection: sqlite3.Connection, record_id: str, name: str) -> tuple[int, str, str, str, str, str]:
     """A figure's id, value as written, status, as-of and review dates, and its record's file; NotFound lists the record's figures."""
+    name = normal(name)
     found = connection.execute(
         "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
         " WHERE f.record_id = ? AND f.name = ?",

@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from specdb import schema, vocabulary
 from specdb.links import Links, LinkTable, SourceLinks
+from specdb.names import is_look_alike, name_key, normal
 from specdb.progress import FilesDone
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import FolderFiles, SpecSource, Stamp, Tree, read_specs
@@ -430,12 +431,14 @@ def _check_references(dataset: Dataset) -> None:
         report = _Reporter(dataset, links)
         own: set[str] = set()
         for index, alias in enumerate(links.aliases):
-            key = alias.casefold()
+            key = name_key(alias)
             owner = claimed.get((record_id, index))
-            if owner is not None:
+            if owner is not None and is_look_alike(alias):
+                report(("aliases", index), f"alias '{alias}' is a look-alike of '{normal(alias)}', which names '{owner}'", "duplicate-alias")
+            elif owner is not None:
                 report(("aliases", index), f"alias '{alias}' already names '{owner}'", "duplicate-alias")
             elif key in own:
-                report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case)", "duplicate-alias")
+                report(("aliases", index), f"alias '{alias}' is listed twice (aliases ignore case and look-alike forms)", "duplicate-alias")
             own.add(key)
         _check_outgoing(dataset, report, record_id, links)
     for record_id, links in dataset.unvalidated:

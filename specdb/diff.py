@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from specdb.errors import EXIT_USAGE, InvalidSpecs, SpecdbError, UsageError
+from specdb.errors import EXIT_USAGE, GitError, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
 from specdb.progress import Progress, told
 from specdb.snapshot import (
@@ -21,6 +21,7 @@ from specdb.tiers import RATIOS
 
 if TYPE_CHECKING:
     from specdb.dataset import Dataset
+    from specdb.gitsource import Repository
 
 # Each kind of change, and the group a user may narrow the report to (`diff --only`).
 GROUP_OF = {
@@ -72,9 +73,12 @@ class Change:
 def open_version(text: str, specs: Path, progress: Progress | None = None) -> Snapshot:
     """A folder of specs, a built database file, or a git revision of the repository holding the specs."""
     from specdb import gitsource
+    from specdb.locations import is_specs_folder
 
     path = Path(text)
     if path.is_dir():
+        if not is_specs_folder(path):
+            raise UsageError(f"{text}: not a specs folder (a specs folder holds <kind>/<id>.yaml files, or policy.yaml)")
         return _folder(path, str(path), progress)
     if path.is_file():
         from specdb.store import connect_readonly
@@ -86,8 +90,18 @@ def open_version(text: str, specs: Path, progress: Progress | None = None) -> Sn
             connection.close()
     from specdb.revisions import revision
 
-    repo = gitsource.repository(specs)
+    repo = _repository((text,), specs)
     return revision(repo, specs, text, gitsource.require_revision(repo, text), progress)
+
+
+def _repository(texts: tuple[str, ...], specs: Path) -> "Repository":
+    """The repository to read the revisions `texts` name from; where there is none, they are said to name no file either."""
+    from specdb import gitsource
+
+    try:
+        return gitsource.repository(specs)
+    except GitError as error:
+        raise UsageError(f"{' and '.join(texts)}: no such file or folder, and {error}") from None
 
 
 def working_tree(specs: Path, progress: Progress | None = None) -> Snapshot:
@@ -124,7 +138,7 @@ def compare_versions(
         elif _is_revision(old) and _is_revision(new):
             from specdb.revisions import revisions
 
-            before, after = revisions(old, new, specs, progress)
+            before, after = revisions(_repository((old, new), specs), old, new, specs, progress)
         elif Path(old).is_file() and Path(new).is_file():
             before, after = _databases(old, new)
         else:

@@ -126,6 +126,17 @@ def file_history(repo: Repository, relpath: str) -> list[FileVersion]:
     return list(reversed(versions))
 
 
+def shallow_boundary(repo: Repository) -> frozenset[str]:
+    """The commits a shallow clone was cut at, whose parents were not fetched (git lists them in its `shallow` file); none in a whole clone."""
+    if _git(repo.top, "rev-parse", "--is-shallow-repository").strip() != b"true":
+        return frozenset()
+    listing = repo.top / _git(repo.top, "rev-parse", "--git-path", "shallow").decode().strip()
+    try:
+        return frozenset(listing.read_text().split())
+    except OSError:
+        return frozenset()
+
+
 def require_revision(repo: Repository, revision: str) -> str:
     commit = commit_of(repo, revision)
     if commit is None:

@@ -31,13 +31,18 @@ def figure_history(
 
 
 def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None) -> list[dict[str, Any]]:
-    """One row per commit whose version of the file changed this figure's value, status, review date or sources."""
+    """One row per commit whose version of the file changed this figure's value, status, review date or sources.
+
+    In a shallow clone the oldest commit fetched seems to bring every file in; its row says the history is cut
+    there, with the figure as that commit held it, rather than crediting it with a change.
+    """
     from specdb import gitsource
     from specdb.yamlread import parse_yaml
 
     try:
         repo = gitsource.repository(specs)
         versions = gitsource.file_history(repo, relpath)
+        boundary = gitsource.shallow_boundary(repo)
     except GitError:
         return []
     rows: list[dict[str, Any]] = []
@@ -53,9 +58,10 @@ def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None)
         else:
             refs = entry.get("sources") if isinstance(entry.get("sources"), list) else []
             state = (entry.get("value"), entry.get("status"), entry.get("reviewed"), tuple(sorted(str(s.get("ref")) for s in refs if isinstance(s, dict))))
-        if state != previous:
+        truncated = version.commit in boundary
+        if state != previous or truncated:
             rows.append({
-                "origin": f"commit {version.commit[:10]}: {version.subject}",
+                "origin": f"{'history truncated (shallow clone) at ' if truncated else ''}commit {version.commit[:10]}: {version.subject}",
                 "date": version.date,
                 "value": state[0] if state else "(absent)",
                 "status": state[1] if state else None,

@@ -17,18 +17,19 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from specdb.errors import DatabaseError
+from specdb.names import is_look_alike, name_key
 
 _SCHEMA = """
 CREATE TABLE links (id TEXT PRIMARY KEY, relpath TEXT NOT NULL, kind TEXT NOT NULL, detail BLOB);
-CREATE TABLE alias (key TEXT NOT NULL, record_id TEXT NOT NULL, position INTEGER NOT NULL);
+CREATE TABLE alias (key TEXT NOT NULL, record_id TEXT NOT NULL, position INTEGER NOT NULL, look_alike INTEGER NOT NULL);
 """
 # Each alias another record holds: one whose folded text is a record's id names that record; otherwise the first
-# record to list it, in the order of files, keeps it.
+# record to list it written plainly (not as a look-alike, such as fullwidth 'Ｂ200' for 'B200'), in the order of files, keeps it.
 _CLAIMED = """
 SELECT record_id, position, owner FROM (
     SELECT a.record_id, a.position,
            COALESCE((SELECT id FROM links WHERE id = a.key),
-                    first_value(a.record_id) OVER (PARTITION BY a.key ORDER BY l.relpath, a.position)) AS owner
+                    first_value(a.record_id) OVER (PARTITION BY a.key ORDER BY a.look_alike, l.relpath, a.position)) AS owner
     FROM alias a JOIN links l ON l.id = a.record_id
 ) WHERE owner <> record_id
 """
@@ -93,9 +94,10 @@ class LinkTable:
             detail = marshal.dumps((links.aliases, links.uses, links.refs, links.derivations, links.names, array("d", links.values).tobytes()))
             self._db.execute("INSERT INTO links VALUES (?, ?, ?, ?)", (record_id, links.relpath, links.kind, detail))
             if links.aliases:
-                # Folded: ids are lower case (see schema.ID_PATTERN), so a folded alias compares with them as it is.
+                # Folded: ids are lower case ASCII (see schema.ID_PATTERN), so a folded alias compares with them as it is.
                 self._db.executemany(
-                    "INSERT INTO alias VALUES (?, ?, ?)", [(alias.casefold(), record_id, position) for position, alias in enumerate(links.aliases)]
+                    "INSERT INTO alias VALUES (?, ?, ?, ?)",
+                    [(name_key(alias), record_id, position, is_look_alike(alias)) for position, alias in enumerate(links.aliases)],
                 )
         except sqlite3.Error as error:
             # Writing is where a temporary folder that is full or cannot be written shows.

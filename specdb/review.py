@@ -20,7 +20,7 @@ from specdb.errors import UsageError
 if TYPE_CHECKING:
     from specdb import schema
 
-_AGE = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?|mo|months?|y|yrs?|years?)\s*$", re.IGNORECASE)
+_AGE = re.compile(r"^\s*(\d+)\s*(d|days?|w|weeks?|mo|months?|y|yrs?|years?)\s*$", re.IGNORECASE | re.ASCII)
 _PERIODS = {"d": "day", "w": "week", "mo": "month", "y": "year"}
 # A review interval or an age longer than a century is not one anybody means.
 LONGEST_PERIOD = {"day": 36525, "week": 5218, "month": 1200, "year": 100}
@@ -46,7 +46,7 @@ def effective_policy(policies: schema.KindPolicies | None, record: schema.Record
 
 def parse_cutoff(text: str) -> dt.date:
     """2026-07 means 2026-07-01; a full date is taken as it is."""
-    match = re.match(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", text.strip())
+    match = re.match(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", text.strip(), re.ASCII)
     if match is None:
         raise UsageError(f"'{text}' is not a date; write YYYY-MM or YYYY-MM-DD")
     try:

@@ -6,15 +6,16 @@ specdb's own code, which decides what is valid and how ratios come out: an
 entry can never describe other content or other rules, so it is never stale.
 Only valid revisions are remembered. An entry is written whole to a temporary
 file and renamed into place, so readers and concurrent writers see a whole
-entry or none; an entry that cannot be read or is not of the expected shape is
-ignored.
+entry or none; it begins with a checksum of the rest, and an entry that does
+not match its checksum, or is not of the expected shape, is ignored.
 
 Each valid spec file's rows are remembered too, in one SQLite file, named by
 the file's git blob id, its path (the id and kind come from it), the blob id of
 the review policies (which set every figure's review ages) and the code
 digest. SQLite serialises concurrent writers; an entry whose text does not
 match the checksum written with it, or is not a list of rows, is ignored; a
-cache file that is not a database, or a table of another layout, is replaced.
+cache file that is not a database, or is a damaged one, or a table of another
+layout, is replaced.
 """
 
 from __future__ import annotations
@@ -63,7 +64,10 @@ def entry_path(tree: str) -> Path:
 def load(tree: str) -> RevisionSummary | None:
     """The summary remembered for a specs tree, or None when there is none that can be trusted."""
     try:
-        data = json.loads(entry_path(tree).read_bytes())
+        checksum, _, text = entry_path(tree).read_bytes().decode("utf-8").partition("\n")
+        if checksum != _checksum(text):
+            return None
+        data = json.loads(text)
     except (OSError, ValueError):
         return None
     return _summary(data)
@@ -94,8 +98,8 @@ def store(tree: str, summary: RevisionSummary) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
         try:
-            with os.fdopen(handle, "w") as file:
-                file.write(text)
+            with os.fdopen(handle, "w", encoding="utf-8") as file:
+                file.write(f"{_checksum(text)}\n{text}")
             os.replace(temporary, target)
         except BaseException:  # an interrupt too: no half-written entry is left behind
             os.unlink(temporary)
@@ -109,6 +113,8 @@ Rows = list[tuple[str, dict[str, Any]]]  # one record's rows as `rows.record_row
 LOCK_TIMEOUT_SECONDS = 5.0
 # The cache's one table; a table of another layout (written by another specdb) is replaced.
 _COLUMNS = {"key": "TEXT PRIMARY KEY", "rows": "TEXT NOT NULL", "checksum": "TEXT NOT NULL"}
+# SQLite's primary result codes for a file that is not a database, and for a damaged one ("database disk image is malformed").
+_DAMAGED = (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT)
 
 
 def file_key(relpath: str, blob: str, policy_blob: str) -> str:
@@ -184,8 +190,10 @@ def store_files(entries: dict[str, Rows]) -> None:
                 connection.close()
             return
         except sqlite3.DatabaseError as error:
-            if attempt or error.sqlite_errorname != "SQLITE_NOTADB":
+            if attempt or error.sqlite_errorcode & 0xFF not in _DAMAGED:
                 return
-            path.unlink(missing_ok=True)  # not a database: replaced by a new one
+            # Not a database, or a damaged one: replaced by a new one, with no journal of the old one left to replay into it.
+            for damaged in (path, path.with_name(path.name + "-journal"), path.with_name(path.name + "-wal")):
+                damaged.unlink(missing_ok=True)
         except OSError:
             return

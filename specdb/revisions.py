@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 POLICY_FILE = "policy.yaml"
 
 
-def revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tuple[Snapshot, Snapshot]:
+def revisions(repo: gitsource.Repository, old: str, new: str, specs: Path, progress: Progress | None) -> tuple[Snapshot, Snapshot]:
     """Two git revisions, as the files that differ between them, with the tier ratios of every platform of each.
 
     A revision never validated before is checked whole once, and its summary remembered; a change to the review
@@ -40,7 +40,6 @@ def revisions(old: str, new: str, specs: Path, progress: Progress | None) -> tup
     """
     from specdb import gitsource, revisioncache
 
-    repo = gitsource.repository(specs)
     sides = []
     for text in (old, new):
         commit = gitsource.require_revision(repo, text)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from specdb.names import name_key
 from specdb.review import effective_policy
 
 if TYPE_CHECKING:
@@ -95,7 +96,7 @@ def _owned_rows(
         "notes": model.notes, "path": relpath,
     }
     for alias in model.aliases:
-        yield "alias", {"alias_key": alias.casefold(), "alias": alias, "record_id": model.id}
+        yield "alias", {"alias_key": name_key(alias), "alias": alias, "record_id": model.id}
     for role, target in sorted(model.uses.items()):
         yield "record_use", {"record_id": model.id, "role": role, "target_id": target}
     for name in sorted(model.figures):

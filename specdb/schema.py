@@ -17,13 +17,13 @@ from specdb.review import LONGEST_PERIOD
 from specdb.terms import (  # re-exported: the record format speaks of these
     COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, SCOPES, SPARSITIES, STATUSES,
 )
-from specdb.units import Quantity, UnitError, parse_quantity
+from specdb.units import Quantity, UnitError, foreign_digit, parse_quantity
 
 SCHEMA_VERSION = "1"
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 FIGURE_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
-_DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$")
+_DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -40,6 +40,9 @@ class SpecDate:
 def parse_spec_date(text: Any) -> SpecDate:
     if not isinstance(text, str):
         raise ValueError("expected a date such as 2026-07 or 2026-07-15")
+    foreign = foreign_digit(text)
+    if foreign is not None:
+        raise ValueError(f"'{text}': write dates with the digits 0-9 ('{foreign}' is U+{ord(foreign):04X})")
     match = _DATE.match(text.strip())
     if match is None:
         raise ValueError(f"'{text}' is not a date; write YYYY-MM-DD or YYYY-MM")

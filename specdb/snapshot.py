@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specdb.errors import NotFound
+from specdb.names import name_key
 from specdb.tiers import BASES, RATIOS, Bandwidth, DatabaseFigures, Figures, System, ratio_rows
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class Snapshot:
         if name in self.records:
             return name
         for record in self.records.values():
-            if name.casefold() in (alias.casefold() for alias in record.aliases):
+            if name_key(name) in (name_key(alias) for alias in record.aliases):
                 return record.id
         raise NotFound(f"no record or alias '{name}' in {self.label}")
 

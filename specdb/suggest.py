@@ -5,9 +5,11 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from typing import Iterable
 
+from specdb.names import name_key
+
 
 def _loose(text: str) -> str:
-    return "".join(char for char in text.casefold() if char.isalnum())
+    return "".join(char for char in name_key(text) if char.isalnum())
 
 
 def closest(word: str, known: Iterable[str], n: int = 3) -> list[str]:

@@ -12,6 +12,7 @@ import sqlite3
 from typing import Any, NamedTuple, Protocol
 
 from specdb.errors import UsageError
+from specdb.names import name_key
 from specdb.units import rounded
 
 BASES = ("per-direction", "as-quoted")
@@ -129,14 +130,14 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
         using = sorted(system.id for system in every_system if chosen in figures.uses(system.id).values())
         hint = f"; platforms built on it: {', '.join(using)}" if using else "; `specdb list --kind system` lists the platforms"
         raise UsageError(f"'{platform}' is not a platform (a system record){hint}")
-    vendors = {system.vendor.casefold(): system.vendor for system in every_system}
-    if vendor and vendor.casefold() not in vendors:
+    vendors = {name_key(system.vendor): system.vendor for system in every_system}
+    if vendor and name_key(vendor) not in vendors:
         from specdb.suggest import did_you_mean  # only on this error path
 
         raise UsageError(f"--vendor '{vendor}': no platform of this vendor (vendors: {', '.join(sorted(vendors.values()))}){did_you_mean(vendor, vendors.values())}")
     systems = [
         system for system in every_system
-        if (not vendor or system.vendor.casefold() == vendor.casefold()) and chosen in (None, system.id)
+        if (not vendor or name_key(system.vendor) == name_key(vendor)) and chosen in (None, system.id)
     ]
     systems.sort(key=lambda system: (system.released is None, system.released or "", system.id))
     found = []

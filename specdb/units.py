@@ -74,7 +74,7 @@ def _unit_table() -> dict[str, tuple[str, float]]:
 
 UNITS = _unit_table()
 
-_QUANTITY = re.compile(r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$")
+_QUANTITY = re.compile(r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$", re.ASCII)
 
 
 class UnitError(ValueError):
@@ -93,9 +93,12 @@ class Quantity(NamedTuple):
 
 def parse_quantity(text: str) -> Quantity:
     """Parse "3.35 TB/s" into Quantity(value=3.35e12, dimension="bandwidth")."""
+    foreign = foreign_digit(text)
+    if foreign is not None:
+        raise UnitError(f"'{text}': write numbers with the digits 0-9 ('{foreign}' is U+{ord(foreign):04X})")
     match = _QUANTITY.match(text)
     if match is None:
-        if re.match(r"^\s*\d{1,3}(,\d{3})+", text):
+        if re.match(r"^\s*\d{1,3}(,\d{3})+", text, re.ASCII):
             raise UnitError(f"'{text}': write numbers without thousands separators")
         raise UnitError(f"'{text}' is not a number followed by a unit")
     number = float(match["number"])
@@ -112,6 +115,11 @@ def parse_quantity(text: str) -> Quantity:
     if not low <= value <= high:
         raise UnitError(f"'{text.strip()}' is outside the plausible range of a {dimension.replace('_', ' ')} ({span})")
     return Quantity(text.strip(), value, dimension)
+
+
+def foreign_digit(text: str) -> str | None:
+    """The first digit of another script in the text (Arabic-Indic '٣', fullwidth '３'), which Python would read as a number."""
+    return next((char for char in text if char.isdecimal() and not char.isascii()), None)
 
 
 def _unknown_unit_message(text: str, unit: str) -> str:

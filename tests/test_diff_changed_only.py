@@ -330,6 +330,24 @@ def test_unknown_revisions_and_a_folder_outside_git_keep_their_messages(history,
     assert result.exit_code == 2 and f"{specs} is not in a git repository, so revisions cannot be read" in result.stderr
 
 
+def test_a_folder_that_holds_no_specs_and_a_missing_file_are_named_as_such(cli, specs, tmp_path):
+    """An empty folder is no specs folder (not a version with every record removed); outside git, a missing database is missing."""
+    build(specs, tmp_path / "a.sqlite")
+    for name in ("empty", "notes"):
+        (tmp_path / name).mkdir()
+    (tmp_path / "notes" / "readme.txt").write_text("not specs\n")
+    for args in ((str(tmp_path / "a.sqlite"), str(tmp_path / "empty")), (str(tmp_path / "notes"),), (str(tmp_path / "empty"), str(tmp_path / "a.sqlite"))):
+        folder = next(arg for arg in args if not arg.endswith(".sqlite"))
+        result = cli("diff", *args, "--stat", data=False)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"specdb: {folder}: not a specs folder")
+    missing = tmp_path / "missing.sqlite"
+    for args in ((str(missing), str(tmp_path / "a.sqlite")), (str(missing),), (str(tmp_path / "a.sqlite"), str(missing))):
+        result = cli("diff", *args, "--specs", str(specs), data=False)
+        assert result.exit_code == 2
+        assert result.stderr.startswith(f"specdb: {missing}: no such file or folder, and {specs} is not in a git repository")
+
+
 POLICY = "schema: 1\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
 
 
@@ -465,10 +483,11 @@ def _entries():
     b'{"content_hash": "x", "ratios": {"per-direction": {}, "as-quoted": {}, "other": {}}}',
     b'{"content_hash": "x", "ratios": []}',
 ])
-def test_an_entry_not_of_the_expected_shape_is_not_trusted(content):
+@pytest.mark.parametrize("checksummed", [False, True], ids=["as written", "with its checksum"])
+def test_an_entry_not_of_the_expected_shape_is_not_trusted(content, checksummed):
     entry = revisioncache.entry_path("t")
     entry.parent.mkdir(parents=True)
-    entry.write_bytes(content)
+    entry.write_bytes(revisioncache._checksum(content.decode(errors="replace")).encode() + b"\n" + content if checksummed else content)
     assert revisioncache.load("t") is None
 
 
@@ -485,7 +504,33 @@ def test_a_corrupt_entry_is_ignored_and_replaced(history):
         entry.write_bytes(b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2]}, "as-quoted": {}}}')
     test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
     # Rewritten with the platform's ratios in each version: memory / scale-up, scale-up / scale-out, memory / scale-out.
-    assert sorted(json.loads(entry.read_text())["ratios"]["per-direction"]["test-system"] for entry in _entries()) == [[7.44, 9.0, 67.0], [8.0, 9.0, 72.0]]
+    remembered = [json.loads(entry.read_text().partition("\n")[2])["ratios"]["per-direction"]["test-system"] for entry in _entries()]
+    assert sorted(remembered) == [[7.44, 9.0, 67.0], [8.0, 9.0, 72.0]]
+
+
+def test_an_entry_changed_after_it_was_written_is_not_trusted(history):
+    """One digit changed in a remembered ratio (scale-up / scale-out, 9.0 in c0) would be a +50% ratio change that does not exist."""
+    compare_versions("c0", "c1", history)
+    [c0] = [entry for entry in _entries() if entry.name.startswith(_tree(history, "c0"))]
+    text = c0.read_text()
+    assert text.count("[7.44, 9.0, 67.0]") == 1
+    c0.write_text(text.replace("[7.44, 9.0, 67.0]", "[7.44, 6.0, 67.0]"))
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    assert c0.read_text() == text
+
+
+def test_a_damaged_cache_database_is_replaced(history, monkeypatch):
+    """Garbage over the pages after the first: SQLite reads the file as a database, then finds it malformed."""
+    compare_versions("c0", "c1", history)
+    path = revisioncache.files_path()
+    content = path.read_bytes()
+    page = int.from_bytes(content[16:18], "big")
+    assert len(content) > page
+    path.write_bytes(content[:page] + b"\xa5" * (len(content) - page))
+    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    parsed = _counting_parses(monkeypatch)
+    compare_versions("c0", "c1", history)
+    assert parsed == [] and _remembered("PRAGMA integrity_check") == [("ok",)]
 
 
 def test_a_cache_folder_that_cannot_be_written_only_costs_time(history, tmp_path, monkeypatch):

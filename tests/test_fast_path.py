@@ -15,9 +15,12 @@ import shutil
 import subprocess
 import sys
 
+import click
 import pytest
+import typer
+from hypothesis import given, settings, strategies as st
 import specdb
-from specdb import specfiles
+from specdb import cli, specfiles
 from specdb.cli import dispatch, main
 from specdb.cli.signatures import TABLE, derive
 
@@ -91,11 +94,15 @@ LEFT_TO_TYPER = [
     ["--version", "--help"],
     ["--bogus"],
     ["lst"],
+    ["query ratios"],
+    ["query ratios", "-f", "json"],
+    ["--help", "list"],
+    ["--help", "query", "ratios"],
 ]
 
 
 def _arguments(args, specs, db, page):
-    if not args or args[0].startswith("-") or args[0] == "lst" or args[:2] in (["query"], ["query", "names"]):
+    if not args or args[0].startswith("-") or args[0] in ("lst", "query ratios") or args[:2] in (["query"], ["query", "names"]):
         return args
     filled = [arg.format(specs=specs, page=page) for arg in args]
     extra = ["--specs", str(specs)] if args[0] in ("validate", "diff") else ["--specs", str(specs), "--db", str(db)]
@@ -115,8 +122,10 @@ def _through_main(argv, monkeypatch, capsys):
 
 
 def _through_typer(argv, monkeypatch, capsys):
+    """The whole Typer CLI, every command in it: neither the fast path nor the CLI assembled for one command."""
     with monkeypatch.context() as patch:
         patch.setattr(dispatch, "run", lambda argv: False)
+        patch.setattr(cli, "_command_in", lambda argv: None)
         return _through_main(argv, monkeypatch, capsys)
 
 
@@ -245,3 +254,71 @@ def test_a_missing_module_is_named_as_missing():
 
     with pytest.raises(ModuleNotFoundError, match="No module named 'specdb_no_such_module'"):
         lazy_module("specdb_no_such_module")
+
+
+_TABLE = json.loads(TABLE.read_text())
+_WORDS = sorted({word for name in _TABLE for word in name.split(" ")})
+_FLAGS = sorted({flag for entry in _TABLE.values() for param in entry["params"] for flag in param["opts"]})
+_CHOICES = sorted({choice for entry in _TABLE.values() for param in entry["params"] for choice in param["choices"] or ()})
+_VALUES = ["x", "", " ", "-", "--", "-x", "7", "-8", "1_000", " 7 ", "2.5", "nan", "=", "a b", "--help", "--version", "Ｂ200"]
+
+
+@st.composite
+def _command_lines(draw):
+    """A command path (now and then joined into one argument, as a script quoting it would) and mostly its own options
+    with values of their type, so that many lines are well formed, mixed with odd tokens and options of other commands."""
+    name = draw(st.sampled_from(sorted(_TABLE)))
+    params = _TABLE[name]["params"]
+    path = [name] if draw(st.integers(0, 4)) == 0 else name.split(" ")
+    odd = st.one_of(st.sampled_from(_FLAGS), st.sampled_from(_VALUES), st.sampled_from(_WORDS), st.sampled_from(_CHOICES))
+    # The arguments a command needs, most of the time.
+    tokens = [draw(st.sampled_from(["x", "7", "-"])) for param in params if param["kind"] == "argument" and param["required"] and draw(st.integers(0, 4))]
+    for _ in range(draw(st.integers(0, 6) if params else st.integers(0, 1))):
+        if not params:
+            tokens.append(draw(odd))
+            continue
+        param = draw(st.sampled_from(params))
+        value = draw(st.sampled_from([*(param["choices"] or ["x", "7", "2.5"]), *_VALUES]) if draw(st.booleans()) else st.sampled_from(param["choices"] or ["x", "7"]))
+        flag = draw(st.sampled_from(param["opts"])) if param["opts"] else None
+        shape = draw(st.integers(0, 9))
+        if shape == 0:
+            tokens.append(draw(odd))
+        elif param["kind"] == "argument":
+            tokens.append(value)
+        elif param["flag"]:
+            tokens.append(flag if shape > 1 else f"{flag}={value}")
+        else:
+            tokens += [f"{flag}={value}"] if shape == 1 else [flag, value]
+    return [*draw(st.lists(st.sampled_from(["--help", "--version"]), max_size=1)), *path, *tokens]
+
+
+def _typer_parse(argv):
+    """The keyword arguments the Typer CLI would call its command with, or None where it would not call one (help, a usage error)."""
+    from specdb.cli.typer_app import make_app
+
+    command = typer.main.get_command(make_app())
+    try:
+        context = command.make_context("specdb", list(argv))
+        args = [*context._protected_args, *context.args]
+        while isinstance(command, click.Group):
+            name, command, args = command.resolve_command(context, args)
+            context = command.make_context(name, args, parent=context)
+            args = [*context._protected_args, *context.args]
+    except (click.exceptions.Exit, click.UsageError):
+        return None
+    # Typer passes a sequence as a list, and one not given with no default as None.
+    defaults = {param.name: param.default for param in command.params}
+    return {
+        name: (list(value) if value or defaults[name] is not None else None) if isinstance(value, tuple) else value
+        for name, value in context.params.items()
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(_command_lines())
+def test_the_fast_path_runs_only_what_typer_runs_and_with_the_same_values(argv):
+    """Whatever command line the fast path runs itself, Typer would run too, with the same values; what Typer refuses, the fast path leaves to it."""
+    found = dispatch._command(argv)
+    fast = dispatch._parse(found[0]["params"], found[1]) if found else None
+    if fast is not None:
+        assert _typer_parse(argv) == fast

@@ -193,6 +193,25 @@ def test_history_lists_the_entries_each_commit_that_changed_the_figure_and_the_c
     ]
 
 
+def test_a_shallow_clone_says_its_history_is_cut_rather_than_crediting_the_oldest_commit_fetched(repo, tmp_path):
+    """Two commits deep, the clone starts at the rename, which changed nothing of the figure (it has no row in the whole history)."""
+    clone = tmp_path / "shallow"
+    subprocess.run(["git", "clone", "-q", "--depth", "2", f"file://{repo.root}", str(clone)], check=True, capture_output=True)
+    connection = connect_readonly(repo.db)
+    try:
+        rows = figure_history(connection, clone / "data" / "specs", "test-gpu-sxm", "memory_bandwidth")
+    finally:
+        connection.close()
+    rename = repo.commits["Rename the GPU test-gpu-sxm"]
+    assert rows == [
+        *HISTORY_ENTRIES,
+        {**_commit_row(repo, "Rename the GPU test-gpu-sxm", "2024-06-04", "3.6 TB/s", "announced", "2026-08-01", ["test-brief", "test-datasheet"]),
+         "origin": f"history truncated (shallow clone) at commit {rename[:10]}: Rename the GPU test-gpu-sxm"},
+        _commit_row(repo, "Ship and review the memory bandwidth", "2024-06-11", "3.6 TB/s", "shipping", "2026-09-01", ["test-brief", "test-datasheet"]),
+        CURRENT,
+    ]
+
+
 def test_a_commit_row_names_the_commit_by_its_short_hash_and_subject(repo):
     row = _history(repo)[2]
     assert re.fullmatch(r"commit [0-9a-f]{10}: Add the memory bandwidth", row["origin"])

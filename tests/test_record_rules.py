@@ -259,7 +259,7 @@ def test_an_excluded_domain_is_written_as_a_bare_host_name(tmp_path, domain):
 def test_aliases_name_one_record_whatever_their_case(tmp_path):
     head = HEAD.replace("figures:\n", "aliases: [Test NPU 96, test npu 96, TEST-GPU, test gpu sxm]\nfigures:\n")
     assert _npu(tmp_path, CAPACITY, head) == [
-        (6, 24, "alias 'test npu 96' is listed twice (aliases ignore case)", "duplicate-alias"),
+        (6, 24, "alias 'test npu 96' is listed twice (aliases ignore case and look-alike forms)", "duplicate-alias"),
         (6, 37, "alias 'TEST-GPU' already names 'test-gpu'", "duplicate-alias"),
         (6, 47, "alias 'test gpu sxm' already names 'test-gpu'", "duplicate-alias"),
     ]

@@ -57,6 +57,14 @@ CASES = [
     ("NUL byte", SOURCE, "schema: 1", "schema: 1\nname: a\x00b", 2, 8, "character U+0000 is not allowed in YAML"),
     ("explicit str tag", GPU, "family: Testarch", "family: !!str Testarch", 6, 9, "tag '!!str' is not allowed"),
     ("explicit map tag", GPU, "uses: {scale_up", "uses: !!map {scale_up", 9, 7, "tag '!!map' is not allowed"),
+    # "aliases: [" is 10 characters; the GPU's file comes before the link's.
+    ("fullwidth look-alike of another record's alias", LINK, "vendor: Test Vendor\n", "vendor: Test Vendor\naliases: [Ｔｅｓｔ GPU SXM]\n", 6, 11,
+     "alias 'Ｔｅｓｔ GPU SXM' is a look-alike of 'Test GPU SXM', which names 'test-gpu'"),
+    ("look-alike of another record's id", GPU, "Test GPU SXM]", "Test GPU SXM, ｔｅｓｔ-ｌｉｎｋ]", 8, 45, "alias 'ｔｅｓｔ-ｌｉｎｋ' is a look-alike of 'test-link', which names 'test-link'"),
+    ("look-alike of its own alias", GPU, "Test GPU SXM]", "Test GPU SXM, Ｔｅｓｔ GPU SXM]", 8, 45, "alias 'Ｔｅｓｔ GPU SXM' is listed twice (aliases ignore case and look-alike forms)"),
+    ("Arabic-Indic digits", GPU, "value: 3.35 TB/s", "value: ٣.٣٥ TB/s", 12, 12, "'٣.٣٥ TB/s': write numbers with the digits 0-9 ('٣' is U+0663)"),
+    ("fullwidth digits", GPU, "value: 989 TFLOPS", "value: ９８９ TFLOPS", 33, 12, "'９８９ TFLOPS': write numbers with the digits 0-9 ('９' is U+FF19)"),
+    ("Devanagari digits in a date", GPU, "released: 2022-09", "released: २०२२-09", 7, 11, "'२०२२-09': write dates with the digits 0-9 ('२' is U+0968)"),
 ]
 
 
@@ -156,3 +164,48 @@ def test_a_record_file_over_one_mib_is_refused_unread(cli, specs):
     gpu.write_text(gpu.read_text() + "#" * (1024 * 1024))
     result = cli("validate")
     assert result.exit_code == 1 and f"{gpu}: file is 1.0 MB; a record file is at most 1 MiB" in result.stdout
+
+
+def test_the_plainly_written_name_keeps_it_whichever_file_comes_first(cli, specs):
+    """The look-alike is refused, not the name it imitates, even from a file read before the plain one."""
+    gpu, link = specs / GPU, specs / LINK
+    gpu.write_text(gpu.read_text().replace("Test GPU SXM]", "Test GPU SXM, Ｔｅｓｔ Ｌｉｎｋ Ｘ]"))
+    link.write_text(link.read_text().replace("vendor: Test Vendor\n", "vendor: Test Vendor\naliases: [Test Link X]\n"))
+    result = cli("validate")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{gpu}:8:45: alias 'Ｔｅｓｔ Ｌｉｎｋ Ｘ' is a look-alike of 'Test Link X', which names 'test-link'"]
+
+
+@pytest.mark.parametrize("typed", ["Ｔｅｓｔ GPU SXM", "ＴＥＳＴ-ＧＰＵ", "test\uff0dgpu", "Test GPU SXM"])
+def test_a_name_typed_in_look_alike_forms_finds_its_record(cli, typed):
+    """NFKC: fullwidth letters and the fullwidth hyphen-minus (U+FF0D) are the letters and the hyphen they stand for."""
+    shown = cli("show", typed, "-f", "json")
+    assert shown.exit_code == 0, shown.stderr
+    assert '"id": "test-gpu"' in shown.stdout
+    compared = cli("compare", typed, "test-gpu", "-f", "csv")
+    assert compared.exit_code == 0 and compared.stdout.startswith("figure,unit,counted,test-gpu,test-gpu / test-gpu\n")
+
+
+def test_a_link_named_by_its_name_in_fullwidth_letters_is_compared(cli):
+    compared = cli("compare", "Ｔｅｓｔ Ｌｉｎｋ ４", "test-pcie", "-f", "csv")
+    assert compared.exit_code == 0 and compared.stdout.startswith("figure,unit,counted,test-link,test-pcie,test-pcie / test-link\n")
+
+
+@pytest.mark.parametrize("option, value, message", [
+    ("--since", "٢٠٢٦-٠٧", "'٢٠٢٦-٠٧' is not a date; write YYYY-MM or YYYY-MM-DD"),
+    ("--older-than", "٣mo", "'٣mo' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)"),
+])
+def test_a_date_or_age_option_in_digits_of_another_script_is_refused(cli, option, value, message):
+    result = cli("stale", option, value)
+    assert result.exit_code == 2 and result.stderr == f"specdb: {message}\n"
+
+
+@pytest.mark.parametrize("plain, look_alike", [
+    (["query", "figures", "--vendor", "test vendor", "--name", "memory_bandwidth"], ["query", "figures", "--vendor", "Ｔｅｓｔ Ｖｅｎｄｏｒ", "--name", "ｍｅｍｏｒｙ_bandwidth"]),
+    (["query", "ratios", "--vendor", "test vendor"], ["query", "ratios", "--vendor", "ＴＥＳＴ ＶＥＮＤＯＲ"]),
+    (["history", "test-gpu", "memory_bandwidth"], ["history", "Ｔｅｓｔ GPU SXM", "ｍｅｍｏｒｙ_bandwidth"]),
+], ids=["query figures", "query ratios", "history"])
+def test_filters_and_figure_names_in_look_alike_forms_give_what_the_plain_ones_give(cli, plain, look_alike):
+    expected = cli(*plain, "-f", "csv")
+    assert expected.exit_code == 0 and len(expected.stdout.splitlines()) > 1, expected.stderr
+    assert cli(*look_alike, "-f", "csv").stdout == expected.stdout

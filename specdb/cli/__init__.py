@@ -7,33 +7,45 @@ parses it with the option table derived from the Typer declarations and
 calls the command; help, errors and completion go to the Typer CLI.
 """
 
+import errno
 import sys
 from typing import Optional
 
 from specdb.cli.commands import COMMANDS
-from specdb.errors import EXIT_ENVIRONMENT
+from specdb.errors import EXIT_ABORTED, EXIT_ENVIRONMENT, SpecdbError
 
 
 def _command_in(argv: list[str]) -> Optional[str]:
-    for argument in argv:
-        if not argument.startswith("-"):
-            return argument if argument in COMMANDS else None
-    return None
+    """The command a command line runs, when it starts with one; an option before it (`--help list`) is the whole CLI's."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main() -> None:
+    from specdb.cli.common import OutputError, guard_standard_streams, interrupted, refuse_undecodable, report
+
     argv = sys.argv[1:]
+    guard_standard_streams()
     try:
-        from specdb.cli.dispatch import run
+        try:
+            refuse_undecodable(argv)
+            from specdb.cli.dispatch import run
 
-        if not run(argv):
-            from specdb.cli.typer_app import make_app
+            if not run(argv):
+                from specdb.cli.typer_app import make_app
 
-            make_app(_command_in(argv))()
+                make_app(_command_in(argv))()
+        finally:
+            sys.stdout.flush()
+    except SpecdbError as error:
+        sys.exit(report(error))
     except KeyboardInterrupt:
-        from specdb.cli.common import interrupted
-
         sys.exit(interrupted())
+    except OutputError as error:
+        # A reader gone away (`specdb list | head`) is no error, as under Click.
+        if error.errno == errno.EPIPE:
+            sys.exit(EXIT_ABORTED)
+        print(f"specdb: {error.strerror}", file=sys.stderr)
+        sys.exit(EXIT_ENVIRONMENT)
     except Exception as error:  # the last line of defence: a message, never a traceback
         print(f"specdb: internal error: {type(error).__name__}: {error}", file=sys.stderr)
         sys.exit(EXIT_ENVIRONMENT)

@@ -47,10 +47,10 @@ def run(argv: list[str]) -> bool:
 def _command(argv: list[str]) -> Optional[tuple[dict[str, Any], list[str]]]:
     with open(_TABLE, encoding="utf-8") as table_file:
         table = json.load(table_file)
-    for words in (2, 1):
-        path = argv[:words]
-        if len(path) == words and " ".join(path) in table:
-            return table[" ".join(path)], argv[words:]
+    for name, entry in table.items():
+        words = name.split(" ")
+        if argv[: len(words)] == words:
+            return entry, argv[len(words):]
     return None
 
 
