@@ -1,4 +1,4 @@
-"""The database of a specs folder, a SQLite file or a PostgreSQL server's schema: build it, and open it fresh.
+"""The database of a specs folder, a SQLite file or a PostgreSQL server's schema: build it, and open it (a file fresh, a server as published).
 
 `builder` writes a SQLite file, `publish` a server's schema and `store` (with
 `postgres` for a server) reads one; this module chooses between them and sits

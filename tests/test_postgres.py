@@ -262,13 +262,10 @@ def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mi
     seen, failures, done = [], [], threading.Event()
 
     def read() -> None:
-        from specdb.locations import ServerDatabase
-        from specdb.postgres import connect_readonly
-
         while not done.is_set():
             try:
-                # What specdb.connect returns once the data is fresh; read without republishing.
-                connection = connect_readonly(ServerDatabase(server_db))
+                # With either specs in hand: a reader reads whatever is published, and never publishes.
+                connection = specdb.connect(low if len(seen) % 2 else high, server_db)
                 try:
                     content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]
                     figures = specdb.figures(connection, record="test-gpu", name="memory_bandwidth")
@@ -340,6 +337,60 @@ def test_a_build_killed_before_it_publishes_leaves_the_published_data_as_it_was(
         schemas = {row[0] for row in connection.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'specdb%'")}
     assert schemas == {"specdb"}
     assert run("build", db=server_db, specs=high).exit_code == 0 and published(server_db)[1] == 4e12
+
+
+def test_publishes_killed_at_random_moments_leave_one_whole_publication_serving(server_db, tmp_path):
+    import specdb
+
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    specdb.build(high, server_db)
+    whole = {publication_dump(server_db)[2]["figure"].__repr__()}
+    specdb.build(low, server_db)
+    whole.add(publication_dump(server_db)[2]["figure"].__repr__())
+    logged = len(publication_dump(server_db)[2]["publication"])
+    # From before the publish connects to after it may have committed (a publish here takes one to four seconds).
+    for delay in (0.3, 0.9, 1.5, 2.1, 2.7, 3.3, 4.0, 5.0):
+        serving = published(server_db)
+        target = high if serving[1] == 3.35e12 else low
+        build = specdb_process("build", "--specs", str(target), "--db", server_db)
+        time.sleep(delay)
+        build.send_signal(signal.SIGKILL)
+        build.wait(10)
+        after = publication_dump(server_db)
+        assert repr(after[2]["figure"]) in whole and after[1] == ["specdb"], delay
+        content_hash, value, _ = published(server_db)
+        # The meta and the log published with the figures are theirs: a publish that finished logged itself, one killed did not.
+        log = json.loads(run("info", "--format", "json", db=server_db, specs=target).stdout)["publications"]
+        assert log[0]["content_hash"] == content_hash and len(after[2]["publication"]) == logged + (value != serving[1])
+        logged = len(after[2]["publication"])
+    assert run("build", db=server_db, specs=high).exit_code == 0 and published(server_db)[1] == 4e12
+
+
+def test_diff_compares_two_servers_or_a_server_and_a_file(server_db, tmp_path):
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    other, empty = f"t_{uuid.uuid4().hex[:12]}", f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(SERVER, autocommit=True) as admin:
+        for name in (other, empty):
+            admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 LOCALE 'C' ENCODING 'UTF8'")
+    other_db = _with_database(SERVER, other)
+    try:
+        assert run("build", db=server_db, specs=low).exit_code == 0
+        assert run("build", db=other_db, specs=high).exit_code == 0
+        sqlite_db = tmp_path / "high.sqlite"
+        assert run("build", db=str(sqlite_db), specs=high).exit_code == 0
+        expected = CliRunner().invoke(app, ["diff", str(low), str(high), "--format", "json", "--specs", str(low)])
+        assert expected.exit_code == 0 and "memory_bandwidth" in expected.stdout
+        for new in (other_db, str(sqlite_db)):
+            result = CliRunner().invoke(app, ["diff", server_db, new, "--format", "json", "--specs", str(low)])
+            assert (result.exit_code, result.stdout) == (0, expected.stdout), result.stderr
+        password = urlsplit(server_db).password
+        assert password not in CliRunner().invoke(app, ["diff", server_db, other_db, "--specs", str(low)]).stdout
+        refused = CliRunner().invoke(app, ["diff", server_db, _with_database(SERVER, empty), "--specs", str(low)])
+        assert refused.exit_code == 2 and "nothing published here yet" in refused.stderr
+    finally:
+        with psycopg.connect(SERVER, autocommit=True) as admin:
+            for name in (other, empty):
+                admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
 def test_a_schema_specdb_did_not_publish_is_never_replaced(server_db):
