@@ -393,6 +393,23 @@ def test_diff_compares_two_servers_or_a_server_and_a_file(server_db, tmp_path):
                 admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
 
 
+def test_a_stamp_is_recorded_only_on_the_publication_its_files_were_compared_with(server_db, tmp_path):
+    import specdb
+    from specdb.locations import ServerDatabase
+    from specdb.publish import _restamp
+    from specdb.specfiles import Stamp
+
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    specdb.build(low, server_db)
+    with psycopg.connect(server_db) as connection:
+        compared = dict(connection.execute("SELECT key, value FROM specdb.meta").fetchall())
+    specdb.build(high, server_db)  # published between the comparison and the stamp
+    before = publication_dump(server_db)
+    _restamp(ServerDatabase(server_db), low, Stamp("0" * 64, racy=False), compared)
+    assert publication_dump(server_db) == before
+    assert run("list", db=server_db, specs=low).stderr.count(OTHER_SPECS) == 1
+
+
 def test_a_schema_specdb_did_not_publish_is_never_replaced(server_db):
     with psycopg.connect(server_db, autocommit=True) as connection:
         connection.execute("CREATE SCHEMA specdb")
