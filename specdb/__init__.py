@@ -105,7 +105,6 @@ def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: boo
     `publications`: the last few publishes, newest first (when, by whom, content hash, the
     one before it, specdb version). `refresh` as for `connect`.
     """
-    from specdb.about import describe
     from specdb.locations import ServerDatabase, resolve_db, resolve_specs
     from specdb.database import open_fresh
 
@@ -113,7 +112,7 @@ def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: boo
     db_path = resolve_db(db, specs_dir)
     connection = open_fresh(db_path, specs_dir, refresh=refresh)
     try:
-        facts = describe(connection, specs_dir, db_path)
+        facts = _describe(connection, specs_dir, db_path)
         if isinstance(db_path, ServerDatabase):
             from specdb.postgres import publications
 
@@ -133,7 +132,6 @@ def write_export(
     Defaults for specs and db as for `build`, `refresh` as for `connect`; the
     manifest names the content hash of the data exported.
     """
-    from specdb.about import describe
     from specdb.export import export
     from specdb.locations import resolve_db, resolve_specs
     from specdb.database import open_fresh
@@ -142,9 +140,24 @@ def write_export(
     db_path = resolve_db(db, specs_dir)
     connection = open_fresh(db_path, specs_dir, refresh=refresh)
     try:
-        return export(connection, describe(connection, specs_dir, db_path), fmt, Path(folder), force)
+        return export(connection, _describe(connection, specs_dir, db_path), fmt, Path(folder), force)
     finally:
         connection.close()
+
+
+def _describe(connection: Any, specs_dir: Path, db_path: Any) -> dict[str, Any]:
+    """What `info` says of the data read; a server's publication of other data than the bundled specs has no data version."""
+    from specdb.about import describe
+    from specdb.locations import ServerDatabase
+
+    facts = describe(connection, specs_dir, db_path)
+    if isinstance(db_path, ServerDatabase) and facts["bundled"]:
+        from specdb.licensing import attribution
+        from specdb.publication import holds_specs
+
+        if not holds_specs(connection, specs_dir):
+            facts.update(data_version=None, bundled=False, attribution=attribution(None, facts["content_hash"]))
+    return facts
 
 
 def records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:

@@ -75,10 +75,10 @@ def open_version(text: str, specs: Path, progress: Progress | None = None) -> Sn
     from specdb.locations import SERVER_SCHEMES, ServerDatabase
 
     if text.startswith(SERVER_SCHEMES):
-        from specdb.postgres import connect_readonly as connect_server
+        from specdb.postgres import connect_readonly as open_publication
 
         server = ServerDatabase(text)
-        reader = connect_server(server)
+        reader = open_publication(server)
         try:
             return from_database(reader, str(server))  # type: ignore[arg-type]
         finally:

@@ -42,6 +42,12 @@ def warn_if_other_specs(reader: Reader, db: ServerDatabase, specs: Path) -> None
     print(f"specdb: {held}. Read as published; to publish these specs: {publish_command(db, specs)}", file=sys.stderr)
 
 
+def holds_specs(reader: Reader, specs: Path) -> bool:
+    """Whether the publication holds the specs' bytes as they are now."""
+    meta = read_meta(reader)
+    return stamp_matches(meta, specs) or specs_content_hash(specs) == meta.get("content_hash")
+
+
 def specs_content_hash(specs: Path) -> str | None:
     """The content hash of the folder's spec files as they are now (see `specfiles`); None when some cannot be read."""
     tree, files = read_specs(specs)

@@ -196,6 +196,25 @@ def test_a_read_with_other_specs_reads_the_publication_as_it_is_and_says_so(serv
     assert publication_dump(server_db) != before
 
 
+def test_a_publication_of_other_data_is_never_named_as_the_bundled_data_version(server_db, tmp_path):
+    import specdb
+    from specdb.resources import bundled_specs
+
+    edited = tmp_path / "edited"
+    shutil.copytree(bundled_specs(), edited)
+    h100 = edited / "accelerator" / "nvidia-h100-sxm.yaml"
+    h100.write_text(h100.read_text().replace("value: 3.35 TB/s", "value: 3.36 TB/s", 1))
+    for folder, version in ((bundled_specs(), specdb.DATA_VERSION), (edited, None)):
+        assert run("build", db=server_db, specs=folder).exit_code == 0
+        facts = json.loads(run("info", "--format", "json", db=server_db, specs=bundled_specs()).stdout)
+        assert (facts["data_version"], facts["content_hash"]) == (version, published(server_db)[0])
+        assert ("custom specs" in facts["attribution"]) == (version is None)
+        exported = tmp_path / f"export-{folder.name}"
+        assert run("export", "datapackage", str(exported), db=server_db, specs=bundled_specs()).exit_code == 0
+        package = json.loads((exported / "datapackage.json").read_text())
+        assert package["version"] == (version or f"{specdb.__version__}+{published(server_db)[0][:12]}")
+
+
 def test_a_read_of_a_server_with_nothing_published_names_the_publish_command_and_creates_nothing(server_db):
     import specdb
     from specdb.errors import DatabaseError
