@@ -109,7 +109,7 @@ def publish(specs: Path, db: ServerDatabase) -> BuildResult:
 def _require_publish_rights(reader: Reader, db: ServerDatabase) -> None:
     role, may_create, owns_schema = reader.execute(PUBLISH_RIGHTS).fetchone()
     if not (may_create and owns_schema):
-        missing = "CREATE on the database" if not may_create else f"to own the schema {SCHEMA} (or be a member of its owner)"
+        missing = "CREATE on the database" if not may_create else f"to own the schema {SCHEMA}, or be a member of the role that owns it"
         raise DatabaseError(f"{db}: permission denied: role {role} may not publish here (a publish needs {missing}); nothing was changed")
 
 

@@ -508,6 +508,10 @@ def test_the_read_only_role_readme_documents_reads_everything_and_cannot_publish
         assert refused.stderr.count("\n") == 1
         with pytest.raises(DatabaseError, match="permission denied"):
             specdb.connect(low, reader, refresh=True)
+        with psycopg.connect(server_db, autocommit=True) as admin:
+            admin.execute(f"GRANT CREATE ON DATABASE {parts.path.lstrip('/')} TO {role}")
+        not_owner = run("build", db=reader, specs=low)
+        assert not_owner.exit_code == 3 and "needs to own the schema specdb, or be a member of the role that owns it" in not_owner.stderr
         assert publication_dump(server_db) == before
     finally:
         with psycopg.connect(server_db, autocommit=True) as admin:
