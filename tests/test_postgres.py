@@ -327,6 +327,10 @@ def test_two_builds_at_once_end_with_one_whole_publication(server_db, tmp_path):
     assert value in (3.35e12, 4e12)
     check = run("build", db=server_db, specs=winner)
     assert "up to date" in check.stderr  # the meta published is that of the same specs as the figures
+    # Both published, in turn: the log holds both, the second replacing the first, the last the one serving.
+    log = json.loads(run("info", "--format", "json", db=server_db, specs=winner).stdout)["publications"]
+    assert [row["number"] for row in log] == [2, 1] and log[0]["previous_content_hash"] == log[1]["content_hash"] != log[0]["content_hash"]
+    assert log[0]["content_hash"] == published(server_db)[0] and log[1]["previous_content_hash"] is None
     with psycopg.connect(server_db) as connection:
         schemas = {row[0] for row in connection.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'specdb%'")}
     assert schemas == {"specdb"}
