@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 # The bundled figures are released with the code; another specs folder is identified by its content hash (see `info`).
 DATA_VERSION = __version__
+# How many of a server's publishes `info` lists.
+INFO_PUBLICATIONS = 5
 
 __all__ = [
     "DATA_VERSION",
@@ -79,58 +81,83 @@ def build(specs: PathLike | None = None, db: PathLike | None = None) -> BuildRes
     return build_database(specs_dir, resolve_db(db, specs_dir))
 
 
-def connect(specs: PathLike | None = None, db: PathLike | None = None) -> sqlite3.Connection:
+def connect(specs: PathLike | None = None, db: PathLike | None = None, refresh: bool = False) -> sqlite3.Connection:
     """A read-only `sqlite3` connection (rows as `sqlite3.Row`) to the database of a specs folder.
 
-    The database is built, or rebuilt when the specs changed, before it is
+    A SQLite file is built, or rebuilt when the specs changed, before it is
     opened. Defaults as for `build`. For a postgresql:// database it is a
     reader with the same `execute` and rows (see `specdb.postgres.Reader`),
-    holding one publication until it is closed.
+    holding one publication until it is closed; the publication is read as
+    it is, never published to (when it does not hold the specs, a line on
+    stderr says so, once) unless `refresh` asks for a publish first.
     """
     from specdb.locations import resolve_db, resolve_specs
     from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
-    return open_fresh(resolve_db(db, specs_dir), specs_dir)
+    return open_fresh(resolve_db(db, specs_dir), specs_dir, refresh=refresh)
 
 
-def info(specs: PathLike | None = None, db: PathLike | None = None) -> dict[str, Any]:
+def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: bool = False) -> dict[str, Any]:
     """Which data these arguments give: `data_version` (None for a specs folder other than the
     bundled one), `content_hash`, `specs`, `database`, counts of records, sources and figures,
-    and the code and data licences with the attribution line to copy.
+    and the code and data licences with the attribution line to copy. For a server, also
+    `publications`: the last few publishes, newest first (when, by whom, content hash, the
+    one before it, specdb version). `refresh` as for `connect`.
     """
-    from specdb.about import describe
-    from specdb.locations import resolve_db, resolve_specs
+    from specdb.locations import ServerDatabase, resolve_db, resolve_specs
     from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)
-    connection = open_fresh(db_path, specs_dir)
+    connection = open_fresh(db_path, specs_dir, refresh=refresh)
     try:
-        return describe(connection, specs_dir, db_path)
+        facts = _describe(connection, specs_dir, db_path)
+        if isinstance(db_path, ServerDatabase):
+            from specdb.postgres import publications
+
+            facts["publications"] = publications(connection, limit=INFO_PUBLICATIONS)  # type: ignore[arg-type]
+        return facts
     finally:
         connection.close()
 
 
-def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: PathLike | None = None, force: bool = False) -> ExportResult:
+def write_export(
+    fmt: str, folder: PathLike, specs: PathLike | None = None, db: PathLike | None = None, force: bool = False, refresh: bool = False
+) -> ExportResult:
     """Write the data in one export format (`datapackage`, `datasette`, `llm-analysis`, `aiconfigurator`) into folder.
 
     The folder is replaced whole when it holds an earlier export; a non-empty
     folder no export wrote raises `specdb.errors.UsageError` unless force.
-    Defaults for specs and db as for `build`.
+    Defaults for specs and db as for `build`, `refresh` as for `connect`; the
+    manifest names the content hash of the data exported.
     """
-    from specdb.about import describe
     from specdb.export import export
     from specdb.locations import resolve_db, resolve_specs
     from specdb.database import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)
-    connection = open_fresh(db_path, specs_dir)
+    connection = open_fresh(db_path, specs_dir, refresh=refresh)
     try:
-        return export(connection, describe(connection, specs_dir, db_path), fmt, Path(folder), force)
+        return export(connection, _describe(connection, specs_dir, db_path), fmt, Path(folder), force)
     finally:
         connection.close()
+
+
+def _describe(connection: Any, specs_dir: Path, db_path: Any) -> dict[str, Any]:
+    """What `info` says of the data read; a server's publication of other data than the bundled specs has no data version."""
+    from specdb.about import describe
+    from specdb.locations import ServerDatabase
+
+    facts = describe(connection, specs_dir, db_path)
+    if isinstance(db_path, ServerDatabase) and facts["bundled"]:
+        from specdb.licensing import attribution
+        from specdb.publication import holds_specs
+
+        if not holds_specs(connection, specs_dir):
+            facts.update(data_version=None, bundled=False, attribution=attribution(None, facts["content_hash"]))
+    return facts
 
 
 def records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:

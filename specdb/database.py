@@ -1,4 +1,4 @@
-"""The database of a specs folder, a SQLite file or a PostgreSQL server's schema: build it, and open it fresh.
+"""The database of a specs folder, a SQLite file or a PostgreSQL server's schema: build it, and open it (a file fresh, a server as published).
 
 `builder` writes a SQLite file, `publish` a server's schema and `store` (with
 `postgres` for a server) reads one; this module chooses between them and sits
@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from specdb.locations import ServerDatabase
-from specdb.store import HEAD_REVISION, connect_readonly, is_fresh, read_meta, stamp_matches
+from specdb.store import connect_readonly, is_fresh
 
 if TYPE_CHECKING:
     from specdb.builder import BuildResult
@@ -30,14 +30,18 @@ def build(specs: Path, db: Path | ServerDatabase) -> BuildResult:
     return build_file(specs, db)
 
 
-def open_fresh(db: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
-    """Open the database for reading, building or refreshing it first when the specs changed.
+def open_fresh(db: Path | ServerDatabase, specs: Path, *, refresh: bool = False) -> sqlite3.Connection:
+    """Open the database for reading; a SQLite file is built or refreshed first when the specs changed, a server never.
 
-    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`).
+    A server is written only by a publish (`build`, or here `refresh`): a read opens the publication as it is and says
+    once on stderr when it does not hold these specs. A PostgreSQL database gives a reader that the read functions use
+    as they use a sqlite3 connection (see `postgres.py`).
     """
     if isinstance(db, ServerDatabase):
-        return _open_server(db, specs)  # type: ignore[return-value]
-    if db.exists():
+        if refresh:
+            build(specs, db)
+        return _open_published(db, specs)  # type: ignore[return-value]
+    if db.exists() and not refresh:
         connection = connect_readonly(db)
         if is_fresh(specs, connection):
             return connection
@@ -46,13 +50,15 @@ def open_fresh(db: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
     return connect_readonly(db)
 
 
-def _open_server(db: ServerDatabase, specs: Path) -> Reader:
-    """Read the published data, publishing first when it is missing or older than the specs."""
+def _open_published(db: ServerDatabase, specs: Path) -> Reader:
+    """A reader of the publication as it is, having said whether it holds the specs."""
     from specdb import postgres
+    from specdb.publication import warn_if_other_specs
 
-    reader = postgres.Reader.open(db)
-    if reader.schema_revision() == HEAD_REVISION and stamp_matches(read_meta(reader), specs):
-        return reader
-    reader.close()
-    build(specs, db)
-    return postgres.connect_readonly(db)
+    reader = postgres.connect_readonly(db)
+    try:
+        warn_if_other_specs(reader, db, specs)
+    except BaseException:
+        reader.close()
+        raise
+    return reader

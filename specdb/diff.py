@@ -71,10 +71,19 @@ class Change:
 
 
 def open_version(text: str, specs: Path, progress: Progress | None = None) -> Snapshot:
-    """A folder of specs, a built database file, or a git revision of the repository holding the specs."""
+    """A folder of specs, a built database file, a server's publication (postgresql://), or a git revision of the repository holding the specs."""
     from specdb import gitsource
-    from specdb.locations import is_specs_folder
+    from specdb.locations import SERVER_SCHEMES, ServerDatabase, is_specs_folder
 
+    if text.startswith(SERVER_SCHEMES):
+        from specdb.postgres import connect_readonly as open_publication
+
+        server = ServerDatabase(text)
+        reader = open_publication(server)
+        try:
+            return from_database(reader, str(server))  # type: ignore[arg-type]
+        finally:
+            reader.close()
     path = Path(text)
     if path.is_dir():
         if not is_specs_folder(path):
@@ -150,8 +159,10 @@ def compare_versions(
 
 
 def _is_revision(text: str) -> bool:
-    """What `open_version` reads as a git revision: neither a folder nor a file."""
-    return not Path(text).is_dir() and not Path(text).is_file()
+    """What `open_version` reads as a git revision: neither a folder, nor a file, nor a server."""
+    from specdb.locations import SERVER_SCHEMES
+
+    return not text.startswith(SERVER_SCHEMES) and not Path(text).is_dir() and not Path(text).is_file()
 
 
 def _databases(old: str, new: str) -> tuple[Snapshot, Snapshot]:

@@ -212,12 +212,42 @@ WHERE con.contype = 'f' AND n.nspname = ? AND t.relname = ?
 
 
 def connect_readonly(db: ServerDatabase) -> Reader:
-    """A reader of the published data; a server without a specdb publication, or one from a newer specdb, is refused."""
+    """A reader of the publication as it is; a server with nothing published, or a publication of another schema, is refused.
+
+    Reading never writes: a publication older or newer than this specdb's schema is refused with what to do, never migrated.
+    """
     reader = Reader.open(db)
     revision = reader.schema_revision()
-    if revision is None or revision not in KNOWN_REVISIONS:
+    if revision != HEAD_REVISION:
         reader.close()
         if revision is None:
-            raise DatabaseError(f"{db}: nothing published here yet (no schema {SCHEMA}); run specdb build --db with this URL")
-        raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+            raise DatabaseError(f"{db}: nothing published here yet (no schema {SCHEMA}); publish with: {publish_command(db)}")
+        if revision not in KNOWN_REVISIONS:
+            raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+        raise DatabaseError(
+            f"{db}: published by an older specdb (schema revision {revision}; this one reads {HEAD_REVISION}); publish again with: {publish_command(db)}"
+        )
     return reader
+
+
+def publish_command(db: ServerDatabase, specs: Any = None) -> str:
+    """The command line that publishes to db (from specs, when named), quoted for a shell, the password left out."""
+    from shlex import quote
+
+    return "specdb build" + (f" --specs {quote(str(specs))}" if specs is not None else "") + f" --db {quote(str(db))}"
+
+
+# The publish log: one row a publish, kept in the published schema and carried into each new one (see `publish.py`).
+PUBLICATION_TABLE = "publication"
+
+
+def publications(reader: Reader, limit: int) -> list[dict[str, Any]]:
+    """The last `limit` publishes, newest first: when, by whom, which content hash, the one before it, and the specdb that published."""
+    if reader.execute("SELECT to_regclass(?)", (f"{SCHEMA}.{PUBLICATION_TABLE}",)).fetchone()[0] is None:
+        return []
+    rows = reader.execute(
+        f"SELECT number, to_char(published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS\"Z\"') AS published_at, published_by,"
+        f" content_hash, previous_content_hash, specdb_version FROM {PUBLICATION_TABLE} ORDER BY number DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [dict(zip(row.keys(), row)) for row in rows]

@@ -8,6 +8,16 @@ fails or is killed rolls back and leaves the published data as it was. Builds
 are serialised by an advisory lock, and the rename waits for specdb readers
 (see `postgres.py`). Roles granted the published schema keep their access.
 
+Each publish adds a row to the publish log (`publication`: who, when, which
+content hash, the one it replaced, which specdb), which lives in the
+published schema: the new schema gets the old one's rows and its own, in the
+same transaction as the rename, so a publish that fails logs nothing and a
+reader's grant on the schema covers the log too.
+
+A publish is the only write specdb makes to a server; a role that may not
+make it (it needs CREATE on the database and to own the schema) is told so
+before anything is read or written.
+
 The checks before any work are those of the SQLite build: the files' stamp,
 then their bytes against the content hash in `meta`.
 """
@@ -19,6 +29,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
+from specdb import __version__
 from specdb.builder import (
     LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, count_figures, count_records,
     validated_unless_held,
@@ -27,7 +38,7 @@ from specdb.catalog import counts
 from specdb.errors import DatabaseError
 from specdb.locations import ServerDatabase
 from specdb.migrate import migrate
-from specdb.postgres import BUILD_LOCK, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
+from specdb.postgres import BUILD_LOCK, PUBLICATION_TABLE, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
 from specdb.specfiles import Stamp
 from specdb.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_meta
 
@@ -55,10 +66,29 @@ FROM pg_namespace n CROSS JOIN LATERAL aclexplode(n.nspacl) a LEFT JOIN pg_roles
 WHERE n.nspname = '{SCHEMA}' AND a.privilege_type = 'USAGE' AND a.grantee <> n.nspowner
 """
 
+# What a publish needs: to create the new schema, and to rename and drop the published one (its owner's right).
+PUBLISH_RIGHTS = f"""
+SELECT current_user, has_database_privilege(current_database(), 'CREATE'),
+       COALESCE((SELECT pg_has_role(nspowner, 'USAGE') FROM pg_namespace WHERE nspname = '{SCHEMA}'), true)
+"""
+
+PUBLICATION_LOG = f"""
+CREATE TABLE {NEXT_SCHEMA}.{PUBLICATION_TABLE} (
+    number integer PRIMARY KEY,
+    published_at timestamp with time zone NOT NULL,
+    published_by text NOT NULL,
+    content_hash text NOT NULL,
+    previous_content_hash text,
+    specdb_version text NOT NULL
+)
+"""
+PUBLICATION_COLUMNS = "number, published_at, published_by, content_hash, previous_content_hash, specdb_version"
+
 
 def publish(specs: Path, db: ServerDatabase) -> BuildResult:
     """Make the server's published data hold exactly the specs; raise InvalidSpecs, publishing nothing, when they are wrong."""
     with Reader.open(db) as reader:
+        _require_publish_rights(reader, db)
         existing = _existing(reader, db)
     dataset = validated_unless_held(specs, existing, lambda stamp: _restamp(db, specs, stamp, existing.meta))
     if dataset is None:
@@ -74,6 +104,13 @@ def publish(specs: Path, db: ServerDatabase) -> BuildResult:
         _load(connection, dataset, build_meta(specs, dataset))
         connection.commit()
     return BuildResult(db, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
+
+
+def _require_publish_rights(reader: Reader, db: ServerDatabase) -> None:
+    role, may_create, owns_schema = reader.execute(PUBLISH_RIGHTS).fetchone()
+    if not (may_create and owns_schema):
+        missing = "CREATE on the database" if not may_create else f"to own the schema {SCHEMA}, or be a member of the role that owns it"
+        raise DatabaseError(f"{db}: permission denied: role {role} may not publish here (a publish needs {missing}); nothing was changed")
 
 
 def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
@@ -100,6 +137,11 @@ def _restamp(db: ServerDatabase, specs: Path, stamp: Stamp | None, meta: dict[st
     connection = connect_server(db, read_only=False)
     try:
         with connection.transaction():
+            # Under the read lock no publish renames another schema into place, so the stamp lands on the data it describes.
+            connection.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_LOCK,))
+            published = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()
+            if published is None or published[0] != meta.get("content_hash"):
+                return
             connection.cursor().executemany(
                 "INSERT INTO meta (key, value) VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value", list(rows.items())
             )
@@ -128,6 +170,8 @@ def _build_connection(db: ServerDatabase) -> Iterator[Any]:
     except exc.DBAPIError as error:
         if isinstance(error.orig, psycopg.errors.LockNotAvailable):
             raise DatabaseError(f"{db}: another build or a reader has held a lock for {LOCK_TIMEOUT_SECONDS} s") from None
+        if isinstance(error.orig, psycopg.errors.InsufficientPrivilege):
+            raise DatabaseError(f"{db}: permission denied: {reason(error.orig, db)}; nothing was changed") from None
         raise DatabaseError(f"{db}: the build failed ({reason(error.orig or error, db)})") from None
     finally:
         engine.dispose()
@@ -159,6 +203,7 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
         with cursor.copy(f"COPY {NEXT_SCHEMA}.{table.name} ({', '.join(columns)}) FROM STDIN") as copy:
             for row in map(operator.itemgetter(*columns), rows[table.name]):
                 copy.write_row(row)
+    _log_publication(run, meta["content_hash"])
     for role in [row[0] for row in run(READERS)]:
         run(f"GRANT USAGE ON SCHEMA {NEXT_SCHEMA} TO {role}")
         run(f"GRANT SELECT ON ALL TABLES IN SCHEMA {NEXT_SCHEMA} TO {role}")
@@ -169,3 +214,18 @@ def _load(connection: Any, dataset: Dataset, meta: dict[str, str]) -> None:
         run(f"DROP SCHEMA {PREVIOUS_SCHEMA} CASCADE")
     else:
         run(f"ALTER SCHEMA {NEXT_SCHEMA} RENAME TO {SCHEMA}")
+
+
+def _log_publication(run: Any, content_hash: str) -> None:
+    """In the new schema: the publish log so far (none before the first publish, or from a specdb that kept none) and this publish."""
+    run(PUBLICATION_LOG)
+    if run("SELECT to_regclass(%s)", (f"{SCHEMA}.{PUBLICATION_TABLE}",)).scalar() is not None:
+        run(f"INSERT INTO {NEXT_SCHEMA}.{PUBLICATION_TABLE} ({PUBLICATION_COLUMNS}) SELECT {PUBLICATION_COLUMNS} FROM {SCHEMA}.{PUBLICATION_TABLE}")
+    previous = None
+    if run("SELECT to_regclass(%s)", (f"{SCHEMA}.meta",)).scalar() is not None:
+        previous = run(f"SELECT value FROM {SCHEMA}.meta WHERE key = 'content_hash'").scalar()
+    run(
+        f"INSERT INTO {NEXT_SCHEMA}.{PUBLICATION_TABLE} ({PUBLICATION_COLUMNS})"
+        f" SELECT COALESCE(MAX(number), 0) + 1, clock_timestamp(), current_user, %s, %s, %s FROM {NEXT_SCHEMA}.{PUBLICATION_TABLE}",
+        (content_hash, previous, __version__),
+    )

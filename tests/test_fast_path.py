@@ -204,12 +204,12 @@ def test_the_fast_path_runs_the_typer_commands_own_function_with_typer_s_values(
     calls = []
     monkeypatch.setattr(dispatch, "_invoke", lambda function, values: calls.append((function.__qualname__, values)))
     assert dispatch.run(["stale", "--check", "--since=2026-07", "--db", "x.sqlite"])
-    assert dispatch.run(["compare", "a", "b", "--basis", "as-quoted"])
+    assert dispatch.run(["compare", "a", "b", "--basis", "as-quoted", "--refresh"])
     assert dispatch.run(["sql", "SELECT 1", "--timeout", "2", "--max-rows", "7"])
     assert calls == [
-        ("stale", {"since": "2026-07", "older_than": None, "check": True, "strict": False, "as_of": None, "specs": None, "db": "x.sqlite", "fmt": "table"}),
-        ("compare", {"records": ["a", "b"], "basis": "as-quoted", "specs": None, "db": None, "fmt": "table"}),
-        ("sql", {"query": "SELECT 1", "timeout": 2.0, "max_rows": 7, "specs": None, "db": None, "fmt": "table"}),
+        ("stale", {"since": "2026-07", "older_than": None, "check": True, "strict": False, "as_of": None, "specs": None, "db": "x.sqlite", "refresh": False, "fmt": "table"}),
+        ("compare", {"records": ["a", "b"], "basis": "as-quoted", "specs": None, "db": None, "refresh": True, "fmt": "table"}),
+        ("sql", {"query": "SELECT 1", "timeout": 2.0, "max_rows": 7, "specs": None, "db": None, "refresh": False, "fmt": "table"}),
     ]
 
 

@@ -5,6 +5,7 @@ each test gets a database of its own. Without the URL these tests skip, unless
 SPECDB_TEST_POSTGRES_REQUIRED is set (as in CI), where a missing server fails.
 """
 
+import json
 import os
 import shutil
 import signal
@@ -141,15 +142,131 @@ def test_the_server_holds_the_meta_of_the_file_and_a_second_build_does_nothing(s
     assert password and password not in first.stderr and password not in again.stderr
 
 
-def test_a_changed_spec_is_republished_and_readers_see_it(server_db, tmp_path):
-    specs = _edited(tmp_path, "specs", "3.35 TB/s")
-    run("build", db=server_db, specs=specs)
-    assert published(server_db)[1] == 3.35e12
+def publication_dump(url: str) -> tuple[int, list[str], dict[str, list[str]]]:
+    """Everything published: the schema's identity (a publish makes a new one), the specdb schemas, and every row of every table."""
+    with psycopg.connect(url) as connection:
+        oid = connection.execute("SELECT oid FROM pg_namespace WHERE nspname = 'specdb'").fetchone()[0]
+        schemas = [row[0] for row in connection.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'specdb%' ORDER BY 1")]
+        tables = [row[0] for row in connection.execute("SELECT tablename FROM pg_tables WHERE schemaname = 'specdb' ORDER BY 1")]
+        return oid, schemas, {table: sorted(map(repr, connection.execute(f"SELECT * FROM specdb.{table}"))) for table in tables}
+
+
+OTHER_SPECS = "holds other data than the specs at"
+
+
+def test_a_read_with_other_specs_reads_the_publication_as_it_is_and_says_so(server_db, tmp_path, capsys):
+    import specdb
+
+    published_specs, newer = tmp_path / "published", tmp_path / "newer"
+    for folder in (published_specs, newer):
+        shutil.copytree(REPO / "specs", folder)
+    h100 = newer / "accelerator" / "nvidia-h100-sxm.yaml"
+    h100.write_text(h100.read_text().replace("value: 3.35 TB/s", "value: 3.36 TB/s", 1))
+    assert run("build", db=server_db, specs=published_specs).exit_code == 0
+    before = publication_dump(server_db)
+    assert before[2]["figure"] and before[2]["publication"]
+    # Once a process through the API, however often it connects.
+    capsys.readouterr()
+    for _ in range(3):
+        specdb.connect(newer, server_db).close()
+    assert capsys.readouterr().err.count(OTHER_SPECS) == 1
+    for command in [*READ_COMMANDS, ["info"], ["export", "datapackage", str(tmp_path / "export")]]:
+        result = run(*command, db=server_db, specs=newer)
+        assert result.exit_code == 0, (command, result.stderr)
+    shown = json.loads(run("show", "nvidia-h100-sxm", "--format", "json", db=server_db, specs=newer).stdout)
+    assert {figure["name"]: figure["value"] for figure in shown["figures"]}["memory_bandwidth"] == 3.35e12
+    manifest = json.loads((tmp_path / "export" / "specdb-export.json").read_text())
+    assert manifest["content_hash"] == published(server_db)[0]
+    # Said once a command, on stderr, with the command that publishes these specs.
+    for command in (["list"], ["show", "nvidia-h100-sxm"]):
+        process = subprocess.run(
+            [sys.executable, "-m", "specdb", *command, "--specs", str(newer), "--db", server_db], capture_output=True, text=True
+        )
+        assert process.returncode == 0 and process.stdout
+        [warning] = process.stderr.splitlines()
+        assert OTHER_SPECS in warning and f"specdb build --specs {newer} --db" in warning, warning
+    assert publication_dump(server_db) == before
+    # The same specs as published: nothing said.
+    same = subprocess.run([sys.executable, "-m", "specdb", "list", "--specs", str(published_specs), "--db", server_db], capture_output=True, text=True)
+    assert (same.returncode, same.stderr) == (0, "")
+    # Publishing on purpose.
+    refreshed = run("show", "nvidia-h100-sxm", "--format", "json", "--refresh", db=server_db, specs=newer)
+    assert (refreshed.exit_code, refreshed.stderr) == (0, "")
+    assert {figure["name"]: figure["value"] for figure in json.loads(refreshed.stdout)["figures"]}["memory_bandwidth"] == 3.36e12
+    assert publication_dump(server_db) != before
+
+
+def test_a_publication_of_other_data_is_never_named_as_the_bundled_data_version(server_db, tmp_path):
+    import specdb
+    from specdb.resources import bundled_specs
+
+    edited = tmp_path / "edited"
+    shutil.copytree(bundled_specs(), edited)
+    h100 = edited / "accelerator" / "nvidia-h100-sxm.yaml"
+    h100.write_text(h100.read_text().replace("value: 3.35 TB/s", "value: 3.36 TB/s", 1))
+    for folder, version in ((bundled_specs(), specdb.DATA_VERSION), (edited, None)):
+        assert run("build", db=server_db, specs=folder).exit_code == 0
+        facts = json.loads(run("info", "--format", "json", db=server_db, specs=bundled_specs()).stdout)
+        assert (facts["data_version"], facts["content_hash"]) == (version, published(server_db)[0])
+        assert ("custom specs" in facts["attribution"]) == (version is None)
+        exported = tmp_path / f"export-{folder.name}"
+        assert run("export", "datapackage", str(exported), db=server_db, specs=bundled_specs()).exit_code == 0
+        package = json.loads((exported / "datapackage.json").read_text())
+        assert package["version"] == (version or f"{specdb.__version__}+{published(server_db)[0][:12]}")
+
+
+def test_a_read_of_a_server_with_nothing_published_names_the_publish_command_and_creates_nothing(server_db):
+    import specdb
+    from specdb.errors import DatabaseError
+
+    for command in (["list"], ["info"], ["sql", "SELECT 1"]):
+        result = run(*command, db=server_db, specs=TEST_SPECS)
+        assert result.exit_code == 3 and "nothing published here yet" in result.stderr and "specdb build --db" in result.stderr, result.stderr
+    with pytest.raises(DatabaseError, match="nothing published here yet"):
+        specdb.connect(TEST_SPECS, server_db)
+    with psycopg.connect(server_db) as connection:
+        assert connection.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'specdb%'").fetchall() == []
+
+
+def test_each_publish_is_logged_and_info_lists_the_last_ones(server_db, tmp_path):
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    hashes = []
+    for folder in (low, high, low):
+        result = run("build", db=server_db, specs=folder)
+        assert result.exit_code == 0 and "built" in result.stderr
+        hashes.append(published(server_db)[0])
+    assert run("build", db=server_db, specs=low).exit_code == 0  # nothing to publish: nothing logged
+    assert hashes[0] == hashes[2] != hashes[1]
+    facts = json.loads(run("info", "--format", "json", db=server_db, specs=low).stdout)
+    user = urlsplit(server_db).username
+    assert facts["content_hash"] == hashes[2]
+    assert [(row["number"], row["content_hash"], row["previous_content_hash"], row["published_by"], row["specdb_version"]) for row in facts["publications"]] == [
+        (3, hashes[2], hashes[1], user, __import__("specdb").__version__),
+        (2, hashes[1], hashes[0], user, __import__("specdb").__version__),
+        (1, hashes[0], None, user, __import__("specdb").__version__),
+    ]
+    table = run("info", db=server_db, specs=low).stdout
+    assert table.count(f"by {user}: ") == 3 and f"{hashes[2][:12]} (replacing {hashes[1][:12]})" in table
+    # specs published before and then replaced are older than the publication
+    older = run("list", db=server_db, specs=high)
+    assert older.exit_code == 0 and "the publication is newer" in older.stderr, older.stderr
+
+
+def test_specs_in_git_ahead_of_the_publication_are_said_to_be_newer(server_db, tmp_path):
+    specs = _edited(tmp_path, "checkout", "3.35 TB/s")
+    git = ["git", "-C", str(specs), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "first"], check=True)
+    assert run("build", db=server_db, specs=specs).exit_code == 0
     gpu = specs / "accelerator" / "test-gpu.yaml"
     gpu.write_text(gpu.read_text().replace("value: 3.35 TB/s", "value: 4 TB/s"))
-    shown = run("show", "test-gpu", "--format", "json", db=server_db, specs=specs)
-    bandwidth = next(figure for figure in __import__("json").loads(shown.stdout)["figures"] if figure["name"] == "memory_bandwidth")
-    assert bandwidth["value"] == 4e12 and published(server_db)[1] == 4e12
+    edited = run("list", db=server_db, specs=specs)
+    assert "these specs are newer (edited since git revision" in edited.stderr, edited.stderr
+    gpu.write_text(gpu.read_text().replace("value: 4 TB/s", "value: 5 TB/s"))
+    subprocess.run([*git, "commit", "-qam", "second"], check=True)
+    committed = run("list", db=server_db, specs=specs)
+    assert "these specs are newer (git revision" in committed.stderr, committed.stderr
 
 
 def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mix(server_db, tmp_path):
@@ -164,13 +281,10 @@ def test_readers_during_repeated_rebuilds_see_the_old_data_or_the_new_never_a_mi
     seen, failures, done = [], [], threading.Event()
 
     def read() -> None:
-        from specdb.locations import ServerDatabase
-        from specdb.postgres import connect_readonly
-
         while not done.is_set():
             try:
-                # What specdb.connect returns once the data is fresh; read without republishing.
-                connection = connect_readonly(ServerDatabase(server_db))
+                # With either specs in hand: a reader reads whatever is published, and never publishes.
+                connection = specdb.connect(low if len(seen) % 2 else high, server_db)
                 try:
                     content_hash = connection.execute("SELECT value FROM meta WHERE key = 'content_hash'").fetchone()[0]
                     figures = specdb.figures(connection, record="test-gpu", name="memory_bandwidth")
@@ -213,6 +327,10 @@ def test_two_builds_at_once_end_with_one_whole_publication(server_db, tmp_path):
     assert value in (3.35e12, 4e12)
     check = run("build", db=server_db, specs=winner)
     assert "up to date" in check.stderr  # the meta published is that of the same specs as the figures
+    # Both published, in turn: the log holds both, the second replacing the first, the last the one serving.
+    log = json.loads(run("info", "--format", "json", db=server_db, specs=winner).stdout)["publications"]
+    assert [row["number"] for row in log] == [2, 1] and log[0]["previous_content_hash"] == log[1]["content_hash"] != log[0]["content_hash"]
+    assert log[0]["content_hash"] == published(server_db)[0] and log[1]["previous_content_hash"] is None
     with psycopg.connect(server_db) as connection:
         schemas = {row[0] for row in connection.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'specdb%'")}
     assert schemas == {"specdb"}
@@ -244,6 +362,77 @@ def test_a_build_killed_before_it_publishes_leaves_the_published_data_as_it_was(
     assert run("build", db=server_db, specs=high).exit_code == 0 and published(server_db)[1] == 4e12
 
 
+def test_publishes_killed_at_random_moments_leave_one_whole_publication_serving(server_db, tmp_path):
+    import specdb
+
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    specdb.build(high, server_db)
+    whole = {publication_dump(server_db)[2]["figure"].__repr__()}
+    specdb.build(low, server_db)
+    whole.add(publication_dump(server_db)[2]["figure"].__repr__())
+    logged = len(publication_dump(server_db)[2]["publication"])
+    # From before the publish connects to after it may have committed (a publish here takes one to four seconds).
+    for delay in (0.3, 0.9, 1.5, 2.1, 2.7, 3.3, 4.0, 5.0):
+        serving = published(server_db)
+        target = high if serving[1] == 3.35e12 else low
+        build = specdb_process("build", "--specs", str(target), "--db", server_db)
+        time.sleep(delay)
+        build.send_signal(signal.SIGKILL)
+        build.wait(10)
+        after = publication_dump(server_db)
+        assert repr(after[2]["figure"]) in whole and after[1] == ["specdb"], delay
+        content_hash, value, _ = published(server_db)
+        # The meta and the log published with the figures are theirs: a publish that finished logged itself, one killed did not.
+        log = json.loads(run("info", "--format", "json", db=server_db, specs=target).stdout)["publications"]
+        assert log[0]["content_hash"] == content_hash and len(after[2]["publication"]) == logged + (value != serving[1])
+        logged = len(after[2]["publication"])
+    assert run("build", db=server_db, specs=high).exit_code == 0 and published(server_db)[1] == 4e12
+
+
+def test_diff_compares_two_servers_or_a_server_and_a_file(server_db, tmp_path):
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    other, empty = f"t_{uuid.uuid4().hex[:12]}", f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(SERVER, autocommit=True) as admin:
+        for name in (other, empty):
+            admin.execute(f"CREATE DATABASE {name} TEMPLATE template0 LOCALE 'C' ENCODING 'UTF8'")
+    other_db = _with_database(SERVER, other)
+    try:
+        assert run("build", db=server_db, specs=low).exit_code == 0
+        assert run("build", db=other_db, specs=high).exit_code == 0
+        sqlite_db = tmp_path / "high.sqlite"
+        assert run("build", db=str(sqlite_db), specs=high).exit_code == 0
+        expected = CliRunner().invoke(app, ["diff", str(low), str(high), "--format", "json", "--specs", str(low)])
+        assert expected.exit_code == 0 and "memory_bandwidth" in expected.stdout
+        for new in (other_db, str(sqlite_db)):
+            result = CliRunner().invoke(app, ["diff", server_db, new, "--format", "json", "--specs", str(low)])
+            assert (result.exit_code, result.stdout) == (0, expected.stdout), result.stderr
+        password = urlsplit(server_db).password
+        assert password not in CliRunner().invoke(app, ["diff", server_db, other_db, "--specs", str(low)]).stdout
+        refused = CliRunner().invoke(app, ["diff", server_db, _with_database(SERVER, empty), "--specs", str(low)])
+        assert refused.exit_code == 2 and "nothing published here yet" in refused.stderr
+    finally:
+        with psycopg.connect(SERVER, autocommit=True) as admin:
+            for name in (other, empty):
+                admin.execute(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+def test_a_stamp_is_recorded_only_on_the_publication_its_files_were_compared_with(server_db, tmp_path):
+    import specdb
+    from specdb.locations import ServerDatabase
+    from specdb.publish import _restamp
+    from specdb.specfiles import Stamp
+
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    specdb.build(low, server_db)
+    with psycopg.connect(server_db) as connection:
+        compared = dict(connection.execute("SELECT key, value FROM specdb.meta").fetchall())
+    specdb.build(high, server_db)  # published between the comparison and the stamp
+    before = publication_dump(server_db)
+    _restamp(ServerDatabase(server_db), low, Stamp("0" * 64, racy=False), compared)
+    assert publication_dump(server_db) == before
+    assert run("list", db=server_db, specs=low).stderr.count(OTHER_SPECS) == 1
+
+
 def test_a_schema_specdb_did_not_publish_is_never_replaced(server_db):
     with psycopg.connect(server_db, autocommit=True) as connection:
         connection.execute("CREATE SCHEMA specdb")
@@ -269,6 +458,65 @@ def test_a_dashboard_role_granted_the_schema_keeps_reading_after_a_rebuild(serve
         with psycopg.connect(dashboard) as connection:
             row = connection.execute("SELECT value FROM specdb.figure_view WHERE record_id = 'test-gpu' AND figure = 'memory_bandwidth'").fetchone()
         assert row == (4e12,)
+    finally:
+        with psycopg.connect(server_db, autocommit=True) as admin:
+            admin.execute(f"DROP OWNED BY {role}")
+            admin.execute(f"DROP ROLE {role}")
+
+
+def _readme_reader_grant() -> list[str]:
+    """The statements README gives for a read-only role, as written there."""
+    text = (REPO / "README.md").read_text()
+    block = text[text.index("```sql\n", text.index("### Publishing to a PostgreSQL server")) + len("```sql\n"):]
+    return [statement.strip() for statement in block[:block.index("```")].split(";") if statement.strip()]
+
+
+def test_the_read_only_role_readme_documents_reads_everything_and_cannot_publish(server_db, tmp_path):
+    import specdb
+    from specdb.errors import DatabaseError
+
+    low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
+    assert run("build", db=server_db, specs=low).exit_code == 0
+    role = f"reader_{uuid.uuid4().hex[:8]}"
+    parts = urlsplit(server_db)
+    statements = [statement.replace("specdb_reader", role).replace("specdb_publisher", parts.username) for statement in _readme_reader_grant()]
+    assert statements and statements[0].startswith(f"CREATE ROLE {role} LOGIN PASSWORD 'reader-password'")
+    with psycopg.connect(server_db, autocommit=True) as admin:
+        for statement in statements:
+            admin.execute(statement)
+    reader = parts._replace(netloc=f"{role}:reader-password@{parts.netloc.rsplit('@', 1)[1]}").geturl()
+    try:
+        # A publication made after the grant is read too.
+        assert run("build", db=server_db, specs=high).exit_code == 0
+        before = publication_dump(server_db)
+        commands = [
+            ["list"], ["show", "test-gpu", "--format", "json"], ["query", "ratios"], ["stale"], ["compare", "test-link", "test-pcie"],
+            ["sql", "SELECT record_id, figure, value FROM figure_view ORDER BY record_id, figure"], ["info", "--format", "json"],
+        ]
+        for specs in (high, low):  # the specs published, and other specs (which the reader cannot and must not publish)
+            for command in commands:
+                as_reader, as_owner = run(*command, db=reader, specs=specs), run(*command, db=server_db, specs=specs)
+                assert as_reader.exit_code == 0, (command, as_reader.stderr)
+                if command[0] != "info":
+                    assert as_reader.stdout == as_owner.stdout, command
+            exported = run("export", "datapackage", str(tmp_path / f"export-{specs.name}"), db=reader, specs=specs)
+            assert exported.exit_code == 0, exported.stderr
+            connection = specdb.connect(specs, reader)
+            try:
+                assert specdb.show(connection, "test-gpu")["figures"]
+            finally:
+                connection.close()
+        assert json.loads(run("info", "--format", "json", db=reader, specs=high).stdout)["publications"][0]["content_hash"] == published(server_db)[0]
+        refused = run("build", db=reader, specs=low)
+        assert refused.exit_code == 3 and f"permission denied: role {role} may not publish here" in refused.stderr, refused.stderr
+        assert refused.stderr.count("\n") == 1
+        with pytest.raises(DatabaseError, match="permission denied"):
+            specdb.connect(low, reader, refresh=True)
+        with psycopg.connect(server_db, autocommit=True) as admin:
+            admin.execute(f"GRANT CREATE ON DATABASE {parts.path.lstrip('/')} TO {role}")
+        not_owner = run("build", db=reader, specs=low)
+        assert not_owner.exit_code == 3 and "needs to own the schema specdb, or be a member of the role that owns it" in not_owner.stderr
+        assert publication_dump(server_db) == before
     finally:
         with psycopg.connect(server_db, autocommit=True) as admin:
             admin.execute(f"DROP OWNED BY {role}")

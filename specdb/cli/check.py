@@ -20,6 +20,7 @@ def check(
     strict: Annotated[bool, typer.Option("--strict", help="ambiguous-basis and unmatched findings fail too")] = False,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: Annotated[str, options.choice(FORMATS, "--format", "-f", help="text (path:line:column: verdict ...), json or markdown (a review comment)")] = "text",
 ) -> None:
     """Find the hardware figures in prose and say which are ok, wrong (mismatch), stale, counted ambiguously or on mixed bases, or unmatched.
@@ -34,7 +35,7 @@ def check(
     when = parse_cutoff(as_of) if as_of else None
     page_date = parse_cutoff(reviewed) if reviewed else None
     texts = [(path, _read(path)) for path in paths]
-    database = Database(open_database(specs, db), when)
+    database = Database(open_database(specs, db, refresh), when)
     findings = [finding for path, text in texts for finding in check_text(text, database, path=path, reviewed=page_date)]
     sys.stdout.write(render(findings, fmt))
     print(summary(findings), file=sys.stderr)

@@ -24,6 +24,7 @@ def collective(
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Estimate a collective's time: the peak bound from the link figures, and the time to expect from measured runs.
@@ -33,7 +34,7 @@ def collective(
     from specdb.collective import describe, estimate, message_bytes, parse_latency, sources
 
     result = estimate(
-        open_database(specs, db),
+        open_database(specs, db, refresh),
         operation,
         platform=platform,
         size_bytes=message_bytes(size, params, dtype),

@@ -41,11 +41,12 @@ def locate(specs: Optional[str], db: Optional[str]) -> tuple[Path, Path]:
     return specs_dir, resolve_db(db, specs_dir)
 
 
-def open_database(specs: Optional[str], db: Optional[str]) -> sqlite3.Connection:
-    """The database for these options, built or refreshed first when the specs changed."""
+def open_database(specs: Optional[str], db: Optional[str], refresh: bool = False) -> sqlite3.Connection:
+    """The database for these options: a SQLite file built or refreshed first when the specs changed, a server's publication as it is
+    (see `specdb.connect`); with `refresh`, built or published first in any case."""
     from specdb import connect
 
-    return connect(*locate(specs, db))
+    return connect(*locate(specs, db), refresh=refresh)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None) -> None:

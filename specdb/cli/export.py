@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from specdb.cli.common import locate
-from specdb.cli.options import DbOption, SpecsOption
+from specdb.cli.options import DbOption, RefreshOption, SpecsOption
 from specdb.export import FORMATS
 
 export_app = typer.Typer(
@@ -21,10 +21,12 @@ ForceOption = Annotated[bool, typer.Option("--force", help="Replace a non-empty 
 
 
 def _command(fmt: str):
-    def command(folder: FolderArgument, force: ForceOption = False, specs: SpecsOption = None, db: DbOption = None) -> None:
+    def command(
+        folder: FolderArgument, force: ForceOption = False, specs: SpecsOption = None, db: DbOption = None, refresh: RefreshOption = False
+    ) -> None:
         from specdb import write_export
 
-        result = write_export(fmt, folder, *locate(specs, db), force=force)
+        result = write_export(fmt, folder, *locate(specs, db), force=force, refresh=refresh)
         print(f"{result.path}: {fmt} export, {len(result.files)} files", file=sys.stderr)
 
     return command

@@ -10,15 +10,27 @@ from specdb.cli.common import emit, lazy_module, locate
 options = lazy_module("specdb.cli.options")
 
 
-def info(specs: options.SpecsOption = None, db: options.DbOption = None, fmt: options.FormatOption = "table") -> None:
-    """Say which data is used: data version, content hash, specs folder, database, counts and licences.
+def info(
+    specs: options.SpecsOption = None, db: options.DbOption = None, refresh: options.RefreshOption = False, fmt: options.FormatOption = "table"
+) -> None:
+    """Say which data is used: data version, content hash, specs folder, database, counts and licences, and a server's last publishes.
 
-    Builds the database first if needed. Example: specdb info --format json
+    Builds a SQLite database first if needed; reads a server as published. Example: specdb info --format json
     """
     from specdb import info as describe
 
-    facts = describe(*locate(specs, db))
-    emit([{"key": key, "value": value} for key, value in facts.items()], fmt, document=facts)
+    facts = describe(*locate(specs, db), refresh=refresh)
+    rows = [{"key": key, "value": value} for key, value in facts.items() if key != "publications"]
+    rows += [{"key": "published", "value": _publication_line(publication)} for publication in facts.get("publications", ())]
+    emit(rows, fmt, document=facts)
+
+
+def _publication_line(publication: dict) -> str:
+    previous = publication["previous_content_hash"]
+    return (
+        f"{publication['published_at']} by {publication['published_by']}: {publication['content_hash'][:12]}"
+        f" (replacing {previous[:12] if previous else 'nothing'}), specdb {publication['specdb_version']}"
+    )
 
 
 def schema() -> None:

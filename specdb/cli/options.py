@@ -41,6 +41,10 @@ DbOption = Annotated[
     Optional[str],
     typer.Option("--db", help="Database path, sqlite:/// URL or postgresql:// URL [env: SPECDB_DB; default: a per-user cache file]", show_default=False),
 ]
+RefreshOption = Annotated[
+    bool,
+    typer.Option("--refresh", help="Build or publish the database from the specs first; a postgresql:// server is otherwise read as published, never written"),
+]
 SpecsOption = Annotated[
     Optional[str],
     typer.Option("--specs", help="Specs folder [env: SPECDB_SPECS; default: ./specs if it is a specdb specs folder, else the bundled data]", show_default=False),

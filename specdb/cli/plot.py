@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from specdb.cli.common import open_database
-from specdb.cli.options import BasisOption, DbOption, SpecsOption
+from specdb.cli.options import BasisOption, DbOption, RefreshOption, SpecsOption
 
 plot_app = typer.Typer(help="Pictures of the data (needs the plot extra: pip install 'specdb[plot]').", no_args_is_help=True)
 
@@ -19,6 +19,7 @@ def ratios(
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
     specs: SpecsOption = None,
     db: DbOption = None,
+    refresh: RefreshOption = False,
 ) -> None:
     """Draw memory, scale-up and scale-out bandwidth per platform, in generation order, ratios annotated.
 
@@ -27,6 +28,6 @@ def ratios(
     from specdb.plot import plot_ladder
     from specdb.tiers import ratio_rows
 
-    rows = ratio_rows(open_database(specs, db), basis, vendor=vendor)
+    rows = ratio_rows(open_database(specs, db, refresh), basis, vendor=vendor)
     written = plot_ladder(rows, output, basis)
     print(f"wrote {written}", file=sys.stderr)

@@ -21,6 +21,7 @@ def ratios(
     platform: Annotated[Optional[str], typer.Option("--platform", help="Only this platform (id or alias)")] = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Tier bandwidths and their ratios for every platform, in generation order.
@@ -29,7 +30,7 @@ def ratios(
     """
     from specdb.tiers import RATIO_COLUMNS, ratio_rows, trend
 
-    rows = ratio_rows(open_database(specs, db), basis, vendor=vendor, platform=platform)
+    rows = ratio_rows(open_database(specs, db, refresh), basis, vendor=vendor, platform=platform)
     if fmt in ("json", "csv"):
         emit(rows, fmt, RATIO_COLUMNS)
         return
@@ -54,13 +55,14 @@ def figures(
     status: options.StatusOption = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
     from specdb.catalog import list_figures
 
     rows = list_figures(
-        open_database(specs, db), kind=kind, name=name, vendor=vendor, record=record, status=status,
+        open_database(specs, db, refresh), kind=kind, name=name, vendor=vendor, record=record, status=status,
     )
     emit(rows, fmt)
 
@@ -90,6 +92,7 @@ def compare(
     basis: options.BasisOption = "per-direction",
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Figures of two or more records side by side, in one basis and unit, with ratios to the first.
@@ -99,7 +102,7 @@ def compare(
     from specdb.compare import compare as compare_records
     from specdb.compare import flatten
 
-    rows = compare_records(open_database(specs, db), records, basis)
+    rows = compare_records(open_database(specs, db, refresh), records, basis)
     flat = flatten(rows)
     emit(flat, fmt, list(dict.fromkeys(key for row in flat for key in row)), document=rows)
     if fmt in ("table", "markdown"):
@@ -111,6 +114,7 @@ def sql(
     max_rows: Annotated[int, typer.Option("--max-rows", help="Refuse a result of more rows than this")] = 100_000,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Run read-only SQL against the database: no writes, no ATTACH, a time and a row limit.
@@ -119,5 +123,5 @@ def sql(
     """
     from specdb.sqlquery import run_sql
 
-    columns, rows = run_sql(open_database(specs, db), query, timeout=timeout, max_rows=max_rows)
+    columns, rows = run_sql(open_database(specs, db, refresh), query, timeout=timeout, max_rows=max_rows)
     emit(rows, fmt, columns)

@@ -64,13 +64,14 @@ def list_records(
     kind: options.KindOption = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """List records, one row each. Example: specdb list --kind accelerator"""
     from specdb.catalog import list_records as records
     from specdb.catalog import list_sources
 
-    connection = open_database(specs, db)
+    connection = open_database(specs, db, refresh)
     rows = list_sources(connection) if kind == "source" else records(connection, kind)
     emit(rows, fmt)
 
@@ -79,6 +80,7 @@ def show(
     record: Annotated[str, typer.Argument(help="Record id or alias, e.g. nvidia-h100-sxm or 'NVIDIA H100 80GB HBM3'", autocompletion=options.complete_record)],
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Show one record: its figures with how each is counted, sources, history and alternatives.
@@ -87,7 +89,7 @@ def show(
     """
     from specdb.catalog import FIGURE_COLUMNS, figure_rows, show_record
 
-    shown = show_record(open_database(specs, db), record)
+    shown = show_record(open_database(specs, db, refresh), record)
     if fmt == "table":
         sys.stdout.write(_describe(shown))
     else:

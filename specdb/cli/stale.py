@@ -21,6 +21,7 @@ def stale(
     as_of: Annotated[Optional[str], typer.Option("--as-of", help="Judge ages as of this date instead of today (YYYY-MM-DD)")] = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Figures that need re-review. With no cut-off, each figure's review policy marks it warn or error.
@@ -30,7 +31,7 @@ def stale(
     from specdb.review import STALE_COLUMNS, failing, parse_cutoff, stale_figures
 
     today = parse_cutoff(as_of) if as_of else dt.date.today()
-    rows = stale_figures(open_database(specs, db), since=since, older_than=older_than, today=today)
+    rows = stale_figures(open_database(specs, db, refresh), since=since, older_than=older_than, today=today)
     emit(rows, fmt, STALE_COLUMNS)
     if fmt == "table":
         levels = {level: sum(1 for row in rows if row["level"] == level) for level in ("stale", "error", "warn")}

@@ -44,6 +44,7 @@ def history(
     figure: Annotated[str, typer.Argument(help="Figure name, e.g. memory_bandwidth", autocompletion=options.complete_figure)],
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
+    refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
     """Every value a figure has had: its history entries and, where the specs are in git, each commit that changed it.
@@ -55,7 +56,7 @@ def history(
 
     specs_dir, _ = locate(specs, db)
     with progress_bar() as progress:
-        rows = figure_history(open_database(specs, db), specs_dir, record, figure, progress=progress)
+        rows = figure_history(open_database(specs, db, refresh), specs_dir, record, figure, progress=progress)
     emit(rows, fmt)
 
 
