@@ -30,13 +30,14 @@ def build(specs: Path, db: Path | ServerDatabase) -> BuildResult:
     return build_file(specs, db)
 
 
-def open_fresh(db: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
+def open_fresh(db: Path | ServerDatabase, specs: Path, *, wait: float | None = None) -> sqlite3.Connection:
     """Open the database for reading, building or refreshing it first when the specs changed.
 
-    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`).
+    A PostgreSQL database gives a reader that the read functions use as they use a sqlite3 connection (see `postgres.py`);
+    it waits at most `wait` seconds (default `postgres.LOCK_WAIT_SECONDS`) for a publish to let it read.
     """
     if isinstance(db, ServerDatabase):
-        return _open_server(db, specs)  # type: ignore[return-value]
+        return _open_server(db, specs, wait)  # type: ignore[return-value]
     if db.exists():
         connection = connect_readonly(db)
         if is_fresh(specs, connection):
@@ -46,13 +47,14 @@ def open_fresh(db: Path | ServerDatabase, specs: Path) -> sqlite3.Connection:
     return connect_readonly(db)
 
 
-def _open_server(db: ServerDatabase, specs: Path) -> Reader:
+def _open_server(db: ServerDatabase, specs: Path, wait: float | None) -> Reader:
     """Read the published data, publishing first when it is missing or older than the specs."""
     from specdb import postgres
 
-    reader = postgres.Reader.open(db)
+    wait = postgres.LOCK_WAIT_SECONDS if wait is None else wait
+    reader = postgres.Reader.open(db, wait=wait)
     if reader.schema_revision() == HEAD_REVISION and stamp_matches(read_meta(reader), specs):
         return reader
     reader.close()
     build(specs, db)
-    return postgres.connect_readonly(db)
+    return postgres.connect_readonly(db, wait=wait)

@@ -37,11 +37,13 @@ def locate(specs: Optional[str], db: Optional[str]) -> tuple[Path, Path]:
     return specs_dir, resolve_db(db, specs_dir)
 
 
-def open_database(specs: Optional[str], db: Optional[str]) -> sqlite3.Connection:
-    """The database for these options, built or refreshed first when the specs changed."""
-    from specdb import connect
+def open_database(specs: Optional[str], db: Optional[str], *, wait: float | None = None) -> sqlite3.Connection:
+    """The database for these options, built or refreshed first when the specs changed; a server's reader waits at
+    most `wait` seconds for a publish to let it read (see `database.open_fresh`)."""
+    from specdb.database import open_fresh
 
-    return connect(*locate(specs, db))
+    specs_dir, db_path = locate(specs, db)
+    return open_fresh(db_path, specs_dir, wait=wait)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None) -> None:
