@@ -122,7 +122,8 @@ def _secrets(connection: str) -> set[str]:
     if user and ":" in user:
         found.add(user.split(":", 1)[1])
     for match in _KEYWORD_PASSWORD.finditer(connection):
-        found.add(match.group(3).strip("'"))
+        value = match.group(3)
+        found |= {value, value.strip("'"), re.sub(r"\\(.)", r"\1", value.strip("'"))}  # libpq quotes with '...' and escapes with \
     found |= {unquote(secret) for secret in found}
     return {secret for secret in found if secret and secret != MASK}
 
