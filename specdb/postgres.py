@@ -133,10 +133,13 @@ class Reader:
         reader = cls(connect_server(db, read_only=True), db, wait)
         try:
             reader.execute(f"SET LOCAL lock_timeout = {_milliseconds(wait)}")
-            reader.execute("SELECT pg_advisory_xact_lock_shared(?)", (READ_LOCK,))
+            reader.connection.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_LOCK,))
         except psycopg.errors.LockNotAvailable:
             reader.close()
             raise DatabaseError(f"{db}: waited {wait:g} s for the read lock, held by a publish of new data; try again") from None
+        except psycopg.OperationalError as exc:
+            reader.close()
+            raise DatabaseError(f"{db}: {reason(exc, db)}") from None
         except BaseException:
             reader.close()
             raise
