@@ -224,9 +224,13 @@ class Reader:
     def _cancel_after(self, deadline: float, finished: threading.Event) -> None:
         """Cancel the running statement at the deadline, and again every tenth of a second until the query returns:
         a cancel that arrives between two fetches cancels nothing."""
+        psycopg = driver()
         delay = max(0.0, deadline - time.monotonic())
         while not finished.wait(delay):
-            self.connection.cancel()
+            try:
+                self.connection.cancel()
+            except psycopg.Error:
+                return  # the connection is gone: nothing is left running, and the server's statement timeout still holds
             delay = 0.1
 
     def _refuse_side_effects(self, query: str) -> None:
