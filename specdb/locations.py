@@ -145,7 +145,11 @@ def server_database(text: str) -> ServerDatabase:
         parts.port, parts.hostname  # noqa: B018 - each raises ValueError on a malformed address
     except ValueError:
         raise UsageError(f"{shown}: not a valid server URL; {_URL_HELP}") from None
-    if parts.netloc.count("@") > 1 or "@" in parts.path or parts.fragment or re.search(r"[\s\x00-\x1f]", url):
+    # libpq takes the user information up to the first `@` before the first `/`; Python up to the last `@` before the
+    # first `/`, `?` or `#`. Where they could differ, or a database name would hold an `@`, the URL is refused.
+    libpq_authority = rest.split("/", 1)[0]
+    ambiguous = libpq_authority.count("@") > 1 or re.search(r"[?#].*@", libpq_authority) or "@" in parts.path
+    if ambiguous or parts.fragment or re.search(r"[\s\x00-\x1f]", url):
         raise UsageError(f"{shown}: not a valid server URL; {_URL_HELP}")
     if parts.query and any("=" not in pair for pair in parts.query.split("&")):
         raise UsageError(f"{shown}: not a valid server URL; its query takes key=value pairs joined by &")

@@ -62,6 +62,7 @@ def test_a_server_url_of_any_case_is_a_server_printed_without_its_password(text)
     "postgresql://u:hunter2x7@h/db#frag",
     "postgresql://u:hunter 2x7@h/db",
     "postgresql://u:12?hunter2x7@h/db",
+    "postgresql://u:12?a=hunter2x7@h/db",  # libpq reads the password `12?a=hunter2x7`, Python a query
 ])
 def test_a_malformed_server_url_is_a_usage_error_without_the_password(cli, text):
     result = cli("list", "--db", text, data=False)
