@@ -92,9 +92,9 @@ class ServerDatabase(NamedTuple):
 
 Database = Path | ServerDatabase
 
-# A URL's password: after the user's `:`, up to the last `@` before the path or, when there is none before it (an
-# unescaped `/` in the password), the last `@` of the word. Over-masking a user given in the query is the safe side.
-_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/?#@'\"]*):(?:[^\s'\"/]*|[^\s'\"]*)@")
+# A URL's password: after the user's `:`, up to the last `@` of the word, however the password breaks the URL apart
+# (an unescaped `@` or `/`). A user given in the query with an `@` is masked with it: the safe side.
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/?#@'\"]*):[^\s'\"]*@")
 # A `password=` or `sslpassword=` value in a URL's query or a libpq keyword/value string, quoted or not.
 _KEYWORD_PASSWORD = re.compile(r"(?i)\b((?:ssl)?password)(\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s&'\"]*)")
 MASK = "***"
@@ -105,11 +105,10 @@ def without_passwords(text: str, connection: str = "") -> str:
     every secret the connection string (a URL or libpq keyword/value string) holds, wherever it appears.
 
     Every message that shows a server's address or a driver's words goes through here."""
-    text = _URL_PASSWORD.sub(rf"\1:{MASK}@", text)
-    text = _KEYWORD_PASSWORD.sub(rf"\1\2{MASK}", text)
     for secret in sorted(_secrets(connection), key=len, reverse=True):
         text = text.replace(secret, MASK)
-    return text
+    text = _URL_PASSWORD.sub(rf"\1:{MASK}@", text)
+    return _KEYWORD_PASSWORD.sub(rf"\1\2{MASK}", text)
 
 
 def _secrets(connection: str) -> set[str]:
@@ -117,10 +116,10 @@ def _secrets(connection: str) -> set[str]:
     from urllib.parse import unquote
 
     found: set[str] = set()
-    user_info = re.match(r"(?i)[a-z][a-z0-9+.\-]*://(?:([^/]*)@|(.*)@)", connection)
-    user = user_info and (user_info.group(1) or user_info.group(2))
-    if user and ":" in user:
-        found.add(user.split(":", 1)[1])
+    # The user information as libpq reads it (up to the first `@` before the path) and up to the last `@` of all.
+    for user_info in (re.match(r"(?i)[a-z][a-z0-9+.\-]*://([^/@]*)@", connection), re.match(r"(?i)[a-z][a-z0-9+.\-]*://(.*)@", connection)):
+        if user_info and ":" in user_info.group(1):
+            found.add(user_info.group(1).split(":", 1)[1])
     for match in _KEYWORD_PASSWORD.finditer(connection):
         value = match.group(3)
         found |= {value, value.strip("'"), re.sub(r"\\(.)", r"\1", value.strip("'"))}  # libpq quotes with '...' and escapes with \
@@ -135,7 +134,7 @@ _URL_HELP = "percent-encode @ : / ? # [ ] and spaces in the user name and passwo
 def server_database(text: str) -> ServerDatabase:
     """A postgresql:// (or postgres://, any case) URL as a server database; one that Python's and libpq's readings
     could split differently (an unescaped `@`, `/`, `?` or `#` in the password), or that does not parse, is a usage error."""
-    from urllib.parse import urlsplit
+    from urllib.parse import unquote, urlsplit
 
     scheme, rest = text.split("://", 1)
     url = f"{scheme.lower()}://{rest}"
@@ -151,6 +150,10 @@ def server_database(text: str) -> ServerDatabase:
     ambiguous = libpq_authority.count("@") > 1 or re.search(r"[?#].*@", libpq_authority) or "@" in parts.path
     if ambiguous or parts.fragment or re.search(r"[\s\x00-\x1f]", url):
         raise UsageError(f"{shown}: not a valid server URL; {_URL_HELP}")
+    try:
+        unquote(url, errors="strict")
+    except UnicodeDecodeError:
+        raise UsageError(f"{shown}: not a valid server URL; a percent-encoded byte sequence in it is not UTF-8") from None
     if parts.query and any("=" not in pair for pair in parts.query.split("&")):
         raise UsageError(f"{shown}: not a valid server URL; its query takes key=value pairs joined by &")
     return ServerDatabase(url)

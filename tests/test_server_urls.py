@@ -63,6 +63,8 @@ def test_a_server_url_of_any_case_is_a_server_printed_without_its_password(text)
     "postgresql://u:hunter 2x7@h/db",
     "postgresql://u:12?hunter2x7@h/db",
     "postgresql://u:12?a=hunter2x7@h/db",  # libpq reads the password `12?a=hunter2x7`, Python a query
+    "postgresql://u:hun@ter 2x7\"@h/db",  # a space and a quote end a URL in a message; the password is still masked
+    "postgresql://u:hunter2x7%BE@h/db",  # percent-encoded bytes that are not UTF-8
 ])
 def test_a_malformed_server_url_is_a_usage_error_without_the_password(cli, text):
     result = cli("list", "--db", text, data=False)
