@@ -439,3 +439,56 @@ def test_a_reader_behind_a_publish_waits_no_longer_than_its_time_limit(server_db
         finally:
             reader.kill()
     assert reader.returncode == 3 and "waited 0.5 s for the read lock" in err, err
+
+
+def _lexer_case(rng) -> str:
+    """A SELECT of literals of every quoting PostgreSQL has, holding the characters that end or open them, with comments
+    between the items and sometimes a call of pg_advisory_xact_lock(4242) written one of the ways a name can be."""
+    tricky = ["'", "\\", "\\'", "''", "$$", "$t$", "/*", "*/", "--", "\n", '"', "pg_advisory_xact_lock(4242)", "x"]
+
+    def content() -> str:
+        return "".join(rng.choice(tricky) for _ in range(rng.randint(0, 4)))
+
+    def literal() -> str:
+        body = content()
+        return rng.choice([
+            "'" + body.replace("'", "''") + "'",
+            "E'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'",
+            "$q$" + body.replace("$q", "") + "$q$",
+            "U&'" + body.replace("'", "''").replace("\\", "\\\\") + "'",
+            str(rng.randint(0, 9)),
+        ])
+
+    def gap() -> str:
+        inner = content().replace("*/", "").replace("/*", "")
+        return rng.choice([" ", "\n", "", f"/* {inner} */", f"/* /* nested */ {inner} */", "-- " + inner.replace("\n", "") + "\n"])
+
+    items = [literal() for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.5:
+        call = rng.choice(["pg_advisory_xact_lock{g}(4242)", '"pg_advisory_xact_lock"{g}(4242)', "pg_catalog{g}.{g}PG_Advisory_Xact_Lock(4242)"])
+        items.insert(rng.randrange(len(items) + 1), call.format(g=gap()))
+    return "SELECT" + gap() + " " + (gap() + "," + gap()).join(items) + gap()
+
+
+def test_the_lexer_finds_every_call_the_server_makes(server_db):
+    """Differential: each generated query runs on the server, which says whether it took the advisory lock; the lexer
+    must have named the function whenever it did, and never when it did not."""
+    import random
+
+    from specdb.sqlquery import called_functions
+
+    rng = random.Random(20261202)
+    took = 0
+    with psycopg.connect(server_db) as connection:
+        connection.execute("SET standard_conforming_strings = on")
+        for _ in range(1500):
+            query = _lexer_case(rng)
+            try:
+                with connection.transaction(force_rollback=True):
+                    connection.execute(query.replace("%", "%%"))
+                    held = connection.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND pid = pg_backend_pid()").fetchone()[0]
+            except psycopg.Error:
+                continue
+            took += bool(held)
+            assert ("pg_advisory_xact_lock" in called_functions(query)) == bool(held), query
+    assert took > 300
