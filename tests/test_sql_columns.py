@@ -65,3 +65,8 @@ def test_a_query_with_no_statement_is_a_usage_error(cli, query):
     result = cli("sql", query)
     assert result.exit_code == 2
     assert "the query is empty" in result.stderr and result.stdout == ""
+
+
+def test_a_markdown_header_escapes_a_pipe_as_its_cells_do(cli):
+    result = cli("sql", "SELECT 'x|y' AS \"a|b\"", "-f", "markdown")
+    assert result.stdout.splitlines() == ["| a\\|b |", "|---|", "| x\\|y |"]
