@@ -30,17 +30,18 @@ def build(specs: Path, db: Path | ServerDatabase) -> BuildResult:
     return build_file(specs, db)
 
 
-def open_fresh(db: Path | ServerDatabase, specs: Path, *, refresh: bool = False) -> sqlite3.Connection:
+def open_fresh(db: Path | ServerDatabase, specs: Path, *, refresh: bool = False, wait: float | None = None) -> sqlite3.Connection:
     """Open the database for reading; a SQLite file is built or refreshed first when the specs changed, a server never.
 
     A server is written only by a publish (`build`, or here `refresh`): a read opens the publication as it is and says
     once on stderr when it does not hold these specs. A PostgreSQL database gives a reader that the read functions use
-    as they use a sqlite3 connection (see `postgres.py`).
+    as they use a sqlite3 connection (see `postgres.py`); it waits at most `wait` seconds (default
+    `postgres.LOCK_WAIT_SECONDS`) for a publish to let it read.
     """
     if isinstance(db, ServerDatabase):
         if refresh:
             build(specs, db)
-        return _open_published(db, specs)  # type: ignore[return-value]
+        return _open_published(db, specs, wait)  # type: ignore[return-value]
     if db.exists() and not refresh:
         connection = connect_readonly(db)
         if is_fresh(specs, connection):
@@ -50,12 +51,12 @@ def open_fresh(db: Path | ServerDatabase, specs: Path, *, refresh: bool = False)
     return connect_readonly(db)
 
 
-def _open_published(db: ServerDatabase, specs: Path) -> Reader:
+def _open_published(db: ServerDatabase, specs: Path, wait: float | None) -> Reader:
     """A reader of the publication as it is, having said whether it holds the specs."""
     from specdb import postgres
     from specdb.publication import warn_if_other_specs
 
-    reader = postgres.connect_readonly(db)
+    reader = postgres.connect_readonly(db, wait=postgres.LOCK_WAIT_SECONDS if wait is None else wait)
     try:
         warn_if_other_specs(reader, db, specs)
     except BaseException:

@@ -8,6 +8,7 @@ when it is recognisably a specdb specs folder (see `is_specs_folder`).
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import NamedTuple
 
@@ -81,22 +82,93 @@ SERVER_SCHEMES = ("postgresql://", "postgres://")
 
 
 class ServerDatabase(NamedTuple):
-    """A PostgreSQL database named by a URL; printed without its password."""
+    """A PostgreSQL database named by a URL (see `server_database`); printed without its password."""
 
     url: str
 
     def __str__(self) -> str:
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(self.url)
-        if parts.password is None:
-            return self.url
-        user = parts.username or ""
-        host = parts.netloc.rsplit("@", 1)[1]
-        return parts._replace(netloc=f"{user}:***@{host}").geturl()
+        return without_passwords(self.url, self.url)
 
 
 Database = Path | ServerDatabase
+
+# A URL's password: after the user's `:`, up to the last `@` of the word, however the password breaks the URL apart
+# (an unescaped `@` or `/`). A user given in the query with an `@` is masked with it: the safe side.
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.\-]*://[^\s:/?#@'\"]*):[^\s'\"]*@")
+# A `password=` or `sslpassword=` value in a URL's query or a libpq keyword/value string, quoted or not.
+_KEYWORD_PASSWORD = re.compile(r"(?i)\b((?:ssl)?password)(\s*=\s*)('(?:[^'\\]|\\.)*'?|[^\s&'\"]*)")
+MASK = "***"
+
+
+def without_passwords(text: str, connection: str = "") -> str:
+    """The text with every credential blanked: a password in any URL, any `password=` or `sslpassword=` value, and
+    every secret the connection string (a URL or libpq keyword/value string) holds, wherever it appears.
+
+    Every message that shows a server's address or a driver's words goes through here."""
+    for secret in sorted(_secrets(connection), key=len, reverse=True):
+        text = text.replace(secret, MASK)
+    text = _URL_PASSWORD.sub(rf"\1:{MASK}@", text)
+    return _KEYWORD_PASSWORD.sub(rf"\1\2{MASK}", text)
+
+
+def _secrets(connection: str) -> set[str]:
+    """The passwords a connection string holds, as written and percent-decoded (a URL's may hold an unescaped `@`)."""
+    from urllib.parse import unquote
+
+    found: set[str] = set()
+    # The user information as libpq reads it (up to the first `@` before the path) and up to the last `@` of all.
+    for user_info in (re.match(r"(?i)[a-z][a-z0-9+.\-]*://([^/@]*)@", connection), re.match(r"(?i)[a-z][a-z0-9+.\-]*://(.*)@", connection)):
+        if user_info and ":" in user_info.group(1):
+            found.add(user_info.group(1).split(":", 1)[1])
+    for match in _KEYWORD_PASSWORD.finditer(connection):
+        value = match.group(3)
+        found |= {value, value.strip("'"), re.sub(r"\\(.)", r"\1", value.strip("'"))}  # libpq quotes with '...' and escapes with \
+    found |= {unquote(secret) for secret in found}
+    return {secret for secret in found if secret and secret != MASK}
+
+
+# Characters a URL's user name or password must percent-encode, and where each breaks the URL apart.
+_URL_HELP = "percent-encode @ : / ? # [ ] and spaces in the user name and password (%40 %3A %2F %3F %23 %5B %5D %20)"
+
+
+def server_database(text: str) -> ServerDatabase:
+    """A postgresql:// (or postgres://, any case) URL as a server database; one that Python's and libpq's readings
+    could split differently (an unescaped `@`, `/`, `?` or `#` in the password), or that does not parse, is a usage error."""
+    from urllib.parse import unquote, urlsplit
+
+    scheme, rest = text.split("://", 1)
+    url = f"{scheme.lower()}://{rest}"
+    shown = without_passwords(url, url)
+    try:
+        parts = urlsplit(url)
+        parts.port, parts.hostname  # noqa: B018 - each raises ValueError on a malformed address
+    except ValueError:
+        raise UsageError(f"{shown}: not a valid server URL; {_URL_HELP}") from None
+    # libpq takes the user information up to the first `@` before the first `/`; Python up to the last `@` before the
+    # first `/`, `?` or `#`. Where they could differ, or a database name would hold an `@`, the URL is refused.
+    libpq_authority = rest.split("/", 1)[0]
+    ambiguous = libpq_authority.count("@") > 1 or re.search(r"[?#].*@", libpq_authority) or "@" in parts.path
+    if ambiguous or parts.fragment or re.search(r"[\s\x00-\x1f]", url):
+        raise UsageError(f"{shown}: not a valid server URL; {_URL_HELP}")
+    try:
+        unquote(url, errors="strict")
+    except UnicodeDecodeError:
+        raise UsageError(f"{shown}: not a valid server URL; a percent-encoded byte sequence in it is not UTF-8") from None
+    if parts.query and any("=" not in pair for pair in parts.query.split("&")):
+        raise UsageError(f"{shown}: not a valid server URL; its query takes key=value pairs joined by &")
+    return ServerDatabase(url)
+
+
+# libpq's connection keywords that name a server; a --db of keyword=value pairs naming one is a libpq connection string.
+_LIBPQ_KEYWORDS = {"host", "hostaddr", "port", "dbname", "user", "password", "service", "sslmode", "passfile", "options", "connect_timeout"}
+_KEYWORD_PAIRS = re.compile(r"\s*(?:([A-Za-z_]+)\s*=\s*(?:'(?:[^'\\]|\\.)*'|[^\s']*)\s*)+")
+
+
+def _is_keyword_string(text: str) -> bool:
+    if not _KEYWORD_PAIRS.fullmatch(text):
+        return False
+    keys = re.findall(r"([A-Za-z_]+)\s*=", re.sub(r"'(?:[^'\\]|\\.)*'", "''", text))
+    return any(key.lower() in _LIBPQ_KEYWORDS for key in keys)
 
 
 def resolve_db(option: str | os.PathLike[str] | ServerDatabase | None, specs: Path) -> Database:
@@ -105,8 +177,13 @@ def resolve_db(option: str | os.PathLike[str] | ServerDatabase | None, specs: Pa
         return option
     chosen = _named(option, "--db", DB_ENV)
     if chosen is not None:
-        if chosen.startswith(SERVER_SCHEMES):
-            return ServerDatabase(chosen)
+        if chosen.lower().startswith(SERVER_SCHEMES):
+            return server_database(chosen)
+        if _is_keyword_string(chosen):
+            raise UsageError(
+                f"'{without_passwords(chosen, chosen)}': a libpq keyword/value string; give the server as a URL,"
+                " postgresql://user:password@host:port/dbname (for a file of this name, write ./ before it)"
+            )
         return database_path(chosen)
     import hashlib
 
@@ -128,8 +205,8 @@ def database_path(text: str) -> Path:
             text = text[len(prefix):].split("?", 1)[0]
             break
     else:
-        if "://" in text:
-            raise UsageError(f"'{text}': not a database specdb can use (a path, a sqlite:/// URL or a postgresql:// URL)")
+        if "://" in text or re.match(r"(?i)postgres(?:ql)?[+:]", text):
+            raise UsageError(f"'{without_passwords(text, text)}': not a database specdb can use (a path, a sqlite:/// URL or a postgresql:// URL)")
     if not text.strip():
         raise UsageError("the database path is empty")
     path = Path(text).expanduser().resolve()

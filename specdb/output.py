@@ -1,4 +1,8 @@
-"""Render rows (a list of dicts with the same keys) as a table, JSON, CSV or Markdown.
+"""Render rows as a table, JSON, CSV or Markdown: dicts read by column name, or tuples read by position.
+
+A query's result is given as tuples, because two of its columns may share a
+name (`SELECT f.name, r.name ...`): every column is kept, in order, in every
+format; JSON, whose objects cannot repeat a key, suffixes the repeats (see `json_keys`).
 
 Written here rather than with a table library: the ones that do this well
 cost more at import than a whole read command is allowed to take.
@@ -8,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from typing import Any, Iterable, Sequence, TextIO
 
 FORMATS = ("table", "json", "csv", "markdown")
@@ -16,16 +21,19 @@ NARROWEST_CUT = 5
 ELLIPSIS = "\u2026"
 
 
-def render(
-    rows: Sequence[dict[str, Any]], fmt: str, columns: Iterable[str] | None = None, document: Any = None, width: int | None = None
-) -> str:
+Row = Mapping[str, Any] | Sequence[Any]
+
+
+def render(rows: Sequence[Row], fmt: str, columns: Iterable[str] | None = None, document: Any = None, width: int | None = None) -> str:
     """One renderer for lists and single objects: rows as a table, CSV or Markdown with these columns, and as JSON
     the same rows with the same columns, or `document` (a single object shown whole) when there is one.
 
-    `width` fits a table to that many characters (see `text_table`); the other formats never cut anything."""
+    Rows that are not dicts are read by position and need `columns`. `width` fits a table to that many characters
+    (see `text_table`); the other formats never cut anything."""
     columns = list(columns) if columns is not None else (list(rows[0]) if rows else [])
     if fmt == "json":
-        return to_json(document if document is not None else [{column: row.get(column) for column in columns} for row in rows])
+        keys = json_keys(columns)
+        return to_json(document if document is not None else [dict(zip(keys, values)) for values in _values(rows, columns)])
     if fmt == "csv":
         import csv  # here, not at the top: a read command in another format should not pay for it
         import io
@@ -33,11 +41,35 @@ def render(
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(columns)
-        writer.writerows([_cell(row.get(column)) for column in columns] for row in rows)
+        writer.writerows([_cell(value) for value in values] for values in _values(rows, columns))
         return buffer.getvalue()
     if fmt == "markdown":
         return markdown_table(rows, columns)
     return text_table(rows, columns, width)
+
+
+def json_keys(columns: Sequence[str]) -> list[str]:
+    """The columns as JSON object keys: each name once, a repeated name suffixed `_2`, `_3`, ... with a number
+    that no column already uses, so `a, a, a_2` gives `a, a_3, a_2`."""
+    taken = set(columns)
+    seen: set[str] = set()
+    keys = []
+    for column in columns:
+        key = column
+        if column in seen:
+            number = 2
+            while f"{column}_{number}" in taken:
+                number += 1
+            key = f"{column}_{number}"
+            taken.add(key)
+        seen.add(column)
+        keys.append(key)
+    return keys
+
+
+def _values(rows: Sequence[Row], columns: Sequence[str]) -> list[list[Any]]:
+    """Each row's values in the order of `columns`: a dict by name, anything else by position."""
+    return [[row.get(column) for column in columns] if isinstance(row, Mapping) else list(row) for row in rows]
 
 
 def terminal_width(stream: TextIO) -> int | None:
@@ -100,15 +132,16 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def text_table(rows: Sequence[dict[str, Any]], columns: list[str], width: int | None = None) -> str:
+def text_table(rows: Sequence[Row], columns: list[str], width: int | None = None) -> str:
     """Aligned columns, numbers to the right. Given a `width`, the widest text columns are cut, each cell that no longer
     fits ending in an ellipsis, until the lines fit; the first column and numbers are never cut, nor a text column
     below `NARROWEST_CUT` (the lines are then as wide as that leaves them)."""
     if not rows:
         return "(no rows)\n"
-    cells = [[_cell(row.get(column)) for column in columns] for row in rows]
+    values = _values(rows, columns)
+    cells = [[_cell(value) for value in line] for line in values]
     widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
-    numeric = [all(_is_number(row.get(column)) or row.get(column) is None for row in rows) for column in columns]
+    numeric = _numeric(values, len(columns))
     if width is not None:
         widths = _fitted(widths, numeric, width - 2 * (len(columns) - 1))
 
@@ -140,12 +173,18 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + ELLIPSIS
 
 
-def markdown_table(rows: Sequence[dict[str, Any]], columns: list[str]) -> str:
+def _numeric(values: list[list[Any]], count: int) -> list[bool]:
+    """Per column, whether every value in it is a number or empty: such a column is aligned right."""
+    return [bool(values) and all(_is_number(line[i]) or line[i] is None for line in values) for i in range(count)]
+
+
+def markdown_table(rows: Sequence[Row], columns: list[str]) -> str:
     def escape(text: str) -> str:
         return text.replace("|", "\\|")
 
-    numeric = [bool(rows) and all(_is_number(row.get(column)) or row.get(column) is None for row in rows) for column in columns]
-    out = ["| " + " | ".join(columns) + " |", "|" + "|".join("---:" if right else "---" for right in numeric) + "|"]
-    for row in rows:
-        out.append("| " + " | ".join(escape(_cell(row.get(column))) for column in columns) + " |")
+    values = _values(rows, columns)
+    numeric = _numeric(values, len(columns))
+    out = ["| " + " | ".join(escape(column) for column in columns) + " |", "|" + "|".join("---:" if right else "---" for right in numeric) + "|"]
+    for line in values:
+        out.append("| " + " | ".join(escape(_cell(value)) for value in line) + " |")
     return "\n".join(out) + "\n"

@@ -18,11 +18,13 @@ Imported only for a postgresql:// database; the SQLite path never loads it.
 from __future__ import annotations
 
 import re
+import threading
+import time
 from typing import Any
 
 from specdb.errors import DatabaseError, UsageError
-from specdb.locations import ServerDatabase
-from specdb.sqlquery import fetch_limited
+from specdb.locations import ServerDatabase, without_passwords
+from specdb.sqlquery import Result, called_functions, fetch_limited, stopped_at
 from specdb.store import KNOWN_REVISIONS, HEAD_REVISION
 
 SCHEMA = "specdb"
@@ -30,6 +32,8 @@ SCHEMA = "specdb"
 BUILD_LOCK = 0x5EC_DB_0001
 READ_LOCK = 0x5EC_DB_0002
 CONNECT_TIMEOUT_SECONDS = 10
+# How long a reader waits for the read lock, which a publish holds while it renames the new data into place.
+LOCK_WAIT_SECONDS = 10.0
 
 
 def driver() -> Any:
@@ -47,6 +51,8 @@ def connect_server(db: ServerDatabase, *, read_only: bool) -> Any:
     options = f"-c search_path={SCHEMA}" + (" -c default_transaction_read_only=on" if read_only else "")
     try:
         connection = psycopg.connect(db.url, connect_timeout=CONNECT_TIMEOUT_SECONDS, options=options)
+    except psycopg.ProgrammingError as exc:  # libpq cannot read the URL
+        raise UsageError(f"{db}: not a valid server URL ({reason(exc, db)})") from None
     except (psycopg.Error, ValueError) as exc:
         raise DatabaseError(f"{db}: cannot connect ({reason(exc, db)})") from None
     if read_only:
@@ -59,28 +65,22 @@ def reason(exc: BaseException, db: ServerDatabase) -> str:
     lines = [line.strip() for line in str(exc).splitlines() if line.strip()] or [type(exc).__name__]
     # libpq tells each failed attempt as "connection to server at/on ... failed: <cause>"; the last attempt's cause is the answer.
     causes = [match.group(1) for line in lines if (match := _ATTEMPT.search(line))]
-    text = causes[-1] if causes else lines[0]
-    from urllib.parse import unquote, urlsplit
-
-    try:
-        password = urlsplit(db.url).password
-    except ValueError:
-        password = None
-    for secret in {password, unquote(password or "")} - {None, ""}:
-        text = text.replace(secret, "***")
-    return text
+    return without_passwords(causes[-1] if causes else lines[0], db.url)
 
 
 _ATTEMPT = re.compile(r"connection to server (?:at|on) .*? failed: (?:FATAL:\s+)?(.*)$")
 
 
 class Row(tuple):
-    """A result row as sqlite3.Row behaves: a tuple that also answers row["column"] and keys()."""
+    """A result row as sqlite3.Row behaves: a tuple that also answers row["column"] (the first column of that
+    name) and keys() (every column's name, repeats included)."""
 
+    _names: list[str]
     _index: dict[str, int]
 
-    def __new__(cls, values: Any, index: dict[str, int]) -> "Row":
+    def __new__(cls, values: Any, names: list[str], index: dict[str, int]) -> "Row":
         row = super().__new__(cls, values)
+        row._names = names
         row._index = index
         return row
 
@@ -90,12 +90,15 @@ class Row(tuple):
         return tuple.__getitem__(self, key)
 
     def keys(self) -> list[str]:
-        return list(self._index)
+        return list(self._names)
 
 
 def _row_factory(cursor: Any) -> Any:
-    index = {column.name: position for position, column in enumerate(cursor.description or ())}
-    return lambda values: Row(values, index)
+    names = [column.name for column in cursor.description or ()]
+    index: dict[str, int] = {}
+    for position, name in enumerate(names):
+        index.setdefault(name, position)
+    return lambda values: Row(values, names, index)
 
 
 # A quoted literal is kept whole; outside literals `?` is a placeholder; `%` is doubled everywhere, as psycopg wants.
@@ -117,16 +120,26 @@ def _placeholders(sql: str) -> str:
 class Reader:
     """A read-only connection to a published database that the read functions use like a sqlite3 connection."""
 
-    def __init__(self, connection: Any, db: ServerDatabase):
+    def __init__(self, connection: Any, db: ServerDatabase, wait: float = LOCK_WAIT_SECONDS):
         self.connection = connection
         self.db = db
+        self.wait = wait
 
     @classmethod
-    def open(cls, db: ServerDatabase) -> "Reader":
-        """A new connection whose transaction holds the shared read lock from its first query on."""
-        reader = cls(connect_server(db, read_only=True), db)
+    def open(cls, db: ServerDatabase, *, wait: float = LOCK_WAIT_SECONDS) -> "Reader":
+        """A new connection whose transaction holds the shared read lock from its first query on; waiting longer than
+        `wait` seconds for any lock (behind a publish that is renaming its data into place) is a DatabaseError."""
+        psycopg = driver()
+        reader = cls(connect_server(db, read_only=True), db, wait)
         try:
-            reader.execute("SELECT pg_advisory_xact_lock_shared(?)", (READ_LOCK,))
+            reader.execute(f"SET LOCAL lock_timeout = {_milliseconds(wait)}")
+            reader.connection.execute("SELECT pg_advisory_xact_lock_shared(%s)", (READ_LOCK,))
+        except psycopg.errors.LockNotAvailable:
+            reader.close()
+            raise DatabaseError(f"{db}: waited {wait:g} s for the read lock, held by a publish of new data; try again") from None
+        except psycopg.OperationalError as exc:
+            reader.close()
+            raise DatabaseError(f"{db}: {reason(exc, db)}") from None
         except BaseException:
             reader.close()
             raise
@@ -140,6 +153,8 @@ class Reader:
         psycopg = driver()
         try:
             return call()
+        except psycopg.errors.LockNotAvailable:
+            raise DatabaseError(f"{self.db}: waited {self.wait:g} s for a lock on the published tables, held by another session; try again") from None
         except psycopg.OperationalError as exc:
             raise DatabaseError(f"{self.db}: {reason(exc, self.db)}") from None
 
@@ -170,16 +185,29 @@ class Reader:
         """A table's foreign keys as SQLite's `PRAGMA foreign_key_list` gives them (id, seq, table, from, to)."""
         return self.execute(_FOREIGN_KEYS, (SCHEMA, table)).fetchall()
 
-    def run_sql(self, query: str, timeout: float, max_rows: int) -> tuple[list[str], list[dict[str, Any]]]:
-        """One query through a server-side cursor (which takes only SELECT, VALUES and TABLE) in this read-only transaction, under a statement timeout."""
+    def run_sql(self, query: str, timeout: float, max_rows: int) -> Result:
+        """One query through a server-side cursor (which takes only SELECT, VALUES and TABLE) in this read-only
+        transaction, calling no function that can change anything (see `_refuse_side_effects`).
+
+        The time limit is kept twice: as the statement and lock timeouts, and by a clock on this side that cancels
+        whatever the query is doing when the time is up, so that nothing the query sets can lift it."""
         psycopg = driver()
+        deadline = time.monotonic() + timeout
+        finished = threading.Event()
+        canceller = threading.Thread(target=self._cancel_after, args=(deadline, finished), daemon=True)
         try:
-            self.connection.execute(f"SET LOCAL statement_timeout = {max(1, round(timeout * 1000))}")
+            self._refuse_side_effects(query)
+            milliseconds = _milliseconds(timeout)
+            self.connection.execute(f"SET LOCAL statement_timeout = {milliseconds}")
+            self.connection.execute(f"SET LOCAL lock_timeout = {milliseconds}")
+            # The lexer that found the calls reads backslashes in strings as the server does only with this on.
+            self.connection.execute("SET LOCAL standard_conforming_strings = on")
+            canceller.start()
             with self.connection.cursor(name="specdb_sql") as cursor:
                 cursor.execute(query.replace("%", "%%"), ())
-                return fetch_limited(cursor, max_rows)
-        except psycopg.errors.QueryCanceled:
-            raise UsageError(f"SQL failed: stopped after the time limit of {timeout:g} s (raise it with --timeout)") from None
+                return fetch_limited(cursor, max_rows, deadline=deadline, timeout=timeout)
+        except (psycopg.errors.QueryCanceled, psycopg.errors.LockNotAvailable):
+            raise UsageError(f"SQL failed: {stopped_at(timeout)}") from None
         except psycopg.errors.SyntaxError as exc:
             raise UsageError(f"SQL failed: {reason(exc, self.db)} (specdb sql reads: one SELECT, VALUES or TABLE query)") from None
         except psycopg.errors.ReadOnlySqlTransaction:
@@ -188,6 +216,46 @@ class Reader:
             raise DatabaseError(f"{self.db}: {reason(exc, self.db)}") from None
         except psycopg.Error as exc:
             raise UsageError(f"SQL failed: {reason(exc, self.db)}") from None
+        finally:
+            finished.set()
+            if canceller.is_alive():
+                canceller.join()
+
+    def _cancel_after(self, deadline: float, finished: threading.Event) -> None:
+        """Cancel the running statement at the deadline, and again every tenth of a second until the query returns:
+        a cancel that arrives between two fetches cancels nothing."""
+        psycopg = driver()
+        delay = max(0.0, deadline - time.monotonic())
+        while not finished.wait(delay):
+            try:
+                self.connection.cancel()
+            except psycopg.Error:
+                return  # the connection is gone: nothing is left running, and the server's statement timeout still holds
+            delay = 0.1
+
+    def _refuse_side_effects(self, query: str) -> None:
+        """Refuse a query that calls a function PostgreSQL marks VOLATILE (one that may change something: a setting,
+        a lock, a notification, a file, another server), except those that only read the clock, draw random numbers,
+        wait, or sample a table. The names come from the query's text as the server's lexer reads it."""
+        names = called_functions(query) - _HARMLESS_VOLATILE
+        if not names:
+            return
+        volatile = self.connection.execute(
+            "SELECT DISTINCT proname FROM pg_catalog.pg_proc WHERE provolatile = 'v' AND proname = ANY(%s) ORDER BY proname", (sorted(names),)
+        ).fetchall()
+        if volatile:
+            listed = ", ".join(f"{name}()" for (name,) in volatile)
+            raise UsageError(f"SQL failed: {listed} can change something outside the query (PostgreSQL marks it VOLATILE); specdb sql only reads")
+
+
+# Functions PostgreSQL marks VOLATILE that change nothing: the clock, random numbers, a sleep (under the time limit), table samples.
+_HARMLESS_VOLATILE = frozenset({
+    "clock_timestamp", "timeofday", "random", "random_normal", "gen_random_uuid", "pg_sleep", "pg_sleep_for", "pg_sleep_until", "bernoulli", "system",
+})
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
 
 
 # The type each back end gives one SQLAlchemy column type: String, Float, Integer.
@@ -211,12 +279,12 @@ WHERE con.contype = 'f' AND n.nspname = ? AND t.relname = ?
 """
 
 
-def connect_readonly(db: ServerDatabase) -> Reader:
+def connect_readonly(db: ServerDatabase, *, wait: float = LOCK_WAIT_SECONDS) -> Reader:
     """A reader of the publication as it is; a server with nothing published, or a publication of another schema, is refused.
 
     Reading never writes: a publication older or newer than this specdb's schema is refused with what to do, never migrated.
     """
-    reader = Reader.open(db)
+    reader = Reader.open(db, wait=wait)
     revision = reader.schema_revision()
     if revision != HEAD_REVISION:
         reader.close()

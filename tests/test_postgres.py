@@ -527,8 +527,8 @@ def test_specdb_sql_on_the_server_only_reads_and_stops_at_the_time_limit(server_
     assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
     for query, words in [
         ("DELETE FROM figure", "syntax error"),  # a server-side cursor takes a query only
-        ("SELECT nextval('figure_id_seq')", "read-only"),
-        ("SELECT set_config('default_transaction_read_only', 'off', false), nextval('figure_id_seq')", "read-only"),
+        ("SELECT nextval('figure_id_seq')", "VOLATILE"),  # refused before it runs; the transaction is read-only besides
+        ("SELECT set_config('default_transaction_read_only', 'off', false), nextval('figure_id_seq')", "VOLATILE"),
     ]:
         result = run("sql", query, db=server_db, specs=TEST_SPECS)
         assert result.exit_code == 2 and words in result.stderr, (query, result.stderr)
@@ -621,3 +621,121 @@ def test_the_migrations_upgrade_a_server_schema_made_at_every_earlier_revision(s
         engine.dispose()
     assert revision == start and "collective_run" not in tables and "figure" in tables
     assert (head, differences) == ("0004", [])
+
+
+def test_specdb_sql_on_the_server_keeps_every_column_of_one_name(server_db):
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    joined = run("sql", "SELECT f.name, r.name FROM figure f JOIN record r ON r.id = f.record_id WHERE r.id = 'test-gpu' ORDER BY f.name LIMIT 1", "-f", "csv", db=server_db, specs=TEST_SPECS)
+    header, row = joined.stdout.splitlines()
+    assert header == "name,name" and row.endswith(",Test GPU 80GB") and not row.startswith("Test GPU")
+    unnamed = run("sql", "SELECT 1, 2, 'x'", "-f", "json", db=server_db, specs=TEST_SPECS)
+    assert json.loads(unnamed.stdout) == [{"?column?": 1, "?column?_2": 2, "?column?_3": "x"}]
+    assert "?column?_2 (column 2)" in unnamed.stderr
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT set_config('statement_timeout', '0', true)",
+    "SELECT pg_advisory_lock(1)",
+    "SELECT * FROM pg_try_advisory_xact_lock(1)",
+    "SELECT pg_notify('specdb', 'x')",
+    "SELECT pg_catalog . \"pg_notify\" /* a call */ ('specdb', 'x')",
+    "SELECT PG_ADVISORY_LOCK\n(1)",
+    "SELECT E'\\' ', pg_advisory_lock(1), ' '",  # the backslash escapes the quote, so the call is code
+    "SELECT query_to_xml('SELECT pg_advisory_lock(1)', true, false, '')",
+    "SELECT /* /* nested */ ' */ pg_advisory_lock(1) --'",
+    "SELECT U&\"pg_notify\"('specdb', 'x')",
+])
+def test_specdb_sql_on_the_server_refuses_functions_with_side_effects(server_db, query):
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    result = run("sql", query, db=server_db, specs=TEST_SPECS)
+    assert result.exit_code == 2 and result.stderr.startswith("specdb: SQL failed:"), result.stderr
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT 'pg_advisory_lock(1)' AS text, $$set_config('a', 'b', true)$$ AS quoted",
+    "SELECT random() < 2, clock_timestamp() > '2000-01-01'",
+    "SELECT count(*) > 0 FROM figure TABLESAMPLE SYSTEM (100)",
+    "SELECT current_setting('statement_timeout') <> '0'",
+])
+def test_specdb_sql_on_the_server_still_calls_functions_that_only_read(server_db, query):
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    result = run("sql", query, "-f", "csv", db=server_db, specs=TEST_SPECS)
+    assert result.exit_code == 0, result.stderr
+
+
+def test_the_time_limit_holds_when_the_query_lifts_the_servers_own(server_db, monkeypatch):
+    """The statement timeout is re-armed at each FETCH; a query that switched it off after the first batch is cancelled from here."""
+    from specdb import postgres
+
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    monkeypatch.setattr(postgres, "_HARMLESS_VOLATILE", postgres._HARMLESS_VOLATILE | {"set_config"})
+    query = "SELECT set_config('statement_timeout', '0', true), pg_sleep(CASE WHEN i > 1000 THEN 30 ELSE 0 END) FROM generate_series(1, 1001) i"
+    result = run("sql", query, "--timeout", "1", db=server_db, specs=TEST_SPECS)
+    assert result.exit_code == 2 and "time limit of 1 s" in result.stderr, result.stderr
+
+
+def test_a_reader_behind_a_publish_waits_no_longer_than_its_time_limit(server_db):
+    from specdb.postgres import READ_LOCK
+
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    with psycopg.connect(server_db) as publisher:
+        publisher.execute("SELECT pg_advisory_xact_lock(%s)", (READ_LOCK,))  # as a publish holds it while it renames
+        reader = specdb_process("sql", "SELECT 1", "--timeout", "0.5", "--specs", str(TEST_SPECS), "--db", server_db)
+        try:
+            _, err = reader.communicate(timeout=60)
+        finally:
+            reader.kill()
+    assert reader.returncode == 3 and "waited 0.5 s for the read lock" in err, err
+
+
+def _lexer_case(rng) -> str:
+    """A SELECT of literals of every quoting PostgreSQL has, holding the characters that end or open them, with comments
+    between the items and sometimes a call of pg_advisory_xact_lock(4242) written one of the ways a name can be."""
+    tricky = ["'", "\\", "\\'", "''", "$$", "$t$", "/*", "*/", "--", "\n", '"', "pg_advisory_xact_lock(4242)", "x"]
+
+    def content() -> str:
+        return "".join(rng.choice(tricky) for _ in range(rng.randint(0, 4)))
+
+    def literal() -> str:
+        body = content()
+        return rng.choice([
+            "'" + body.replace("'", "''") + "'",
+            "E'" + body.replace("\\", "\\\\").replace("'", "\\'") + "'",
+            "$q$" + body.replace("$q", "") + "$q$",
+            "U&'" + body.replace("'", "''").replace("\\", "\\\\") + "'",
+            str(rng.randint(0, 9)),
+        ])
+
+    def gap() -> str:
+        inner = content().replace("*/", "").replace("/*", "")
+        return rng.choice([" ", "\n", "", f"/* {inner} */", f"/* /* nested */ {inner} */", "-- " + inner.replace("\n", "") + "\n"])
+
+    items = [literal() for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.5:
+        call = rng.choice(["pg_advisory_xact_lock{g}(4242)", '"pg_advisory_xact_lock"{g}(4242)', "pg_catalog{g}.{g}PG_Advisory_Xact_Lock(4242)"])
+        items.insert(rng.randrange(len(items) + 1), call.format(g=gap()))
+    return "SELECT" + gap() + " " + (gap() + "," + gap()).join(items) + gap()
+
+
+def test_the_lexer_finds_every_call_the_server_makes(server_db):
+    """Differential: each generated query runs on the server, which says whether it took the advisory lock; the lexer
+    must have named the function whenever it did, and never when it did not."""
+    import random
+
+    from specdb.sqlquery import called_functions
+
+    rng = random.Random(20261202)
+    took = 0
+    with psycopg.connect(server_db) as connection:
+        connection.execute("SET standard_conforming_strings = on")
+        for _ in range(1500):
+            query = _lexer_case(rng)
+            try:
+                with connection.transaction(force_rollback=True):
+                    connection.execute(query.replace("%", "%%"))
+                    held = connection.execute("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242 AND pid = pg_backend_pid()").fetchone()[0]
+            except psycopg.Error:
+                continue
+            took += bool(held)
+            assert ("pg_advisory_xact_lock" in called_functions(query)) == bool(held), query
+    assert took > 300

@@ -41,12 +41,14 @@ def locate(specs: Optional[str], db: Optional[str]) -> tuple[Path, Path]:
     return specs_dir, resolve_db(db, specs_dir)
 
 
-def open_database(specs: Optional[str], db: Optional[str], refresh: bool = False) -> sqlite3.Connection:
+def open_database(specs: Optional[str], db: Optional[str], refresh: bool = False, *, wait: float | None = None) -> sqlite3.Connection:
     """The database for these options: a SQLite file built or refreshed first when the specs changed, a server's publication as it is
-    (see `specdb.connect`); with `refresh`, built or published first in any case."""
-    from specdb import connect
+    (see `specdb.connect`); with `refresh`, built or published first in any case. A server's reader waits at most `wait`
+    seconds for a publish to let it read (see `database.open_fresh`)."""
+    from specdb.database import open_fresh
 
-    return connect(*locate(specs, db), refresh=refresh)
+    specs_dir, db_path = locate(specs, db)
+    return open_fresh(db_path, specs_dir, refresh=refresh, wait=wait)
 
 
 def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None) -> None:

@@ -121,7 +121,14 @@ def sql(
 
     Example: specdb sql "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'"
     """
-    from specdb.sqlquery import run_sql
+    from specdb.sqlquery import require_statement, run_sql
 
-    columns, rows = run_sql(open_database(specs, db, refresh), query, timeout=timeout, max_rows=max_rows)
+    require_statement(query)
+    columns, rows = run_sql(open_database(specs, db, refresh, wait=timeout), query, timeout=timeout, max_rows=max_rows)
     emit(rows, fmt, columns)
+    if fmt == "json":
+        from specdb.output import json_keys
+
+        renamed = [f"{key} (column {position})" for position, (column, key) in enumerate(zip(columns, json_keys(columns)), 1) if key != column]
+        if renamed:
+            print(f"specdb: note: JSON keys must differ, so repeated column names are keyed {', '.join(renamed)}", file=sys.stderr)
