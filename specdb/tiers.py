@@ -28,6 +28,11 @@ RATIO_COLUMNS = (
     *(f"{tier}_{part}" for tier in TIERS for part in ("gbps", "counted")),
     *(name for name, _, _ in RATIOS), "bf16_flop_per_network_byte", "mixed_counting",
 )
+# The columns a narrow terminal keeps first: the platform, its three tiers and their ratios; the basis is said under the table.
+RATIO_PRIORITY = (
+    "platform", *(f"{tier}_gbps" for tier in TIERS), *(name for name, _, _ in RATIOS), "year", "bf16_flop_per_network_byte",
+    "mixed_counting", "accelerator", *(f"{tier}_counted" for tier in TIERS), "vendor", "basis",
+)
 _ONE_WAY = ("total", "per-direction")
 
 

@@ -2,14 +2,18 @@
 
 import fcntl
 import io
+import json
 import os
+import re
 import struct
 import subprocess
 import sys
 import termios
+from typing import Any
 
 import pytest
 
+from conftest import REPO
 from specdb.output import render, terminal_width, text_table
 
 ROWS = [
@@ -45,10 +49,32 @@ def test_the_widest_columns_give_way_first_and_narrow_ones_keep_every_character(
     assert lines[0] == "figure  quote" + " " * 12 + "source" + " " * 11 + "status"
 
 
-def test_the_first_column_and_numbers_are_never_cut_nor_text_below_five_characters():
+def test_no_line_is_wider_than_the_window_and_a_column_that_cannot_fit_is_left_out_whole_and_named():
     rows = [{"platform": "nvidia-gb200-nvl72", "vendor": "NVIDIA Corporation of America", "bytes": 123456789012}]
-    # Far too narrow: the platform and the number stay whole, the vendor stops at 5 (4 and the ellipsis).
-    assert text_table(rows, ["platform", "vendor", "bytes"], width=20).splitlines()[2] == "nvidia-gb200-nvl72  NVID…  123456789012"
+    # 20 wide: the number (12) is never cut, the vendor stops at its header's 6, the platform at 16: 16 + 6 + 12 and two gaps
+    # is 38, so the last columns are left out whole, the number first, then the vendor; the platform (18) then fits.
+    lines = text_table(rows, ["platform", "vendor", "bytes"], width=20).splitlines()
+    assert lines[:3] == ["platform", "-" * 18, "nvidia-gb200-nvl72"]
+    assert all(len(line) <= 20 for line in lines)
+    assert " ".join(line.strip() for line in lines[3:]).startswith("(2 columns left out to fit 20 characters: vendor, bytes;")
+
+
+def test_a_quantity_with_its_unit_and_a_date_are_never_cut_but_a_hex_id_is():
+    rows = [{"figure": "memory_bandwidth_one", "value": "3.35 TB/s", "reviewed": "2026-11-29", "commit": "1868fb8804aa"}]
+    # Natural 20 + 9 + 10 + 12 and three gaps: 57. At 47 the commit gives way first, down to its header's 6 (51), then
+    # the first column, down to 16: 47. The quantity and the date keep every character.
+    lines = text_table(rows, ["figure", "value", "reviewed", "commit"], width=47).splitlines()
+    assert lines[2] == "memory_bandwidt…  3.35 TB/s  2026-11-29  1868f…"
+    assert all(len(line) <= 47 for line in lines)
+
+
+def test_a_header_wider_than_its_numbers_wraps_at_its_underscores():
+    rows = [{"platform": "hgx", "memory_to_scale_up": 7.44, "scale_up_to_scale_out": 9}]
+    # Natural 8 + 18 + 21 + 4 = 51; at 30 the numbers keep 4 and 1 characters but the headers need their longest part:
+    # "memory" (6) and "_scale" (6), so 8 + 6 + 6 + 4 = 24 fits, the headers over three lines.
+    lines = text_table(rows, ["platform", "memory_to_scale_up", "scale_up_to_scale_out"], width=30).splitlines()
+    assert lines[:4] == ["platform  memory   scale", "             _to  _up_to", "          _scale  _scale", "             _up    _out"]
+    assert lines[5] == "hgx         7.44       9"
 
 
 @pytest.mark.parametrize("fmt", ["csv", "json", "markdown"])
@@ -63,11 +89,13 @@ def test_a_stream_that_is_not_a_terminal_has_no_width():
         assert terminal_width(devnull) is None
 
 
-def _run_on_a_terminal(args: list[str], columns: int) -> str:
-    """Run the CLI with its stdout on a pseudo-terminal this many columns wide; what the terminal received."""
+def _run_on_a_terminal(args: list[str], columns: int, colour: bool = False) -> str:
+    """Run the CLI with its stdout on a pseudo-terminal this many columns wide, with NO_COLOR set unless `colour`;
+    what the terminal received."""
     controller, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
-    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES")}
+    env = {key: value for key, value in os.environ.items() if key not in ("COLUMNS", "LINES", "NO_COLOR", "TERM")}
+    env.update({} if colour else {"NO_COLOR": "1"})
     process = subprocess.Popen([sys.executable, "-m", "specdb", *args], stdout=terminal, stderr=subprocess.PIPE, env=env)
     os.close(terminal)
     received = b""
@@ -92,9 +120,86 @@ def test_the_cli_fits_a_real_terminal_and_prints_everything_into_a_pipe(specs, d
     assert piped.splitlines()[2] == (
         "test-gpu     accelerator  Test GPU 80GB      Test Vendor          Testarch  2022-09         4  2026-07-15"
     )
-    # At 80: 14 for the gaps, 11 for the id and 7 for the count leave 48 for six text columns, 8 each at most.
+    # At 80: 14 for the gaps; the id (11), the count (7) and the two dates (8, and 10 with its header over two lines,
+    # "last" and "_reviewed") are kept whole: 36, which leaves 30 for four text columns, 7 each at most.
     shown = _run_on_a_terminal(args, 80)
-    cells = ["test-gpu   ", "acceler…", "Test GP…", "Test Ve…", "Testarch", "2022-09 ", "      4", "2026-07…"]
-    assert shown.splitlines()[2] == "  ".join(cells)
+    cells = ["test-gpu   ", "accele…", "Test G…", "Test V…", "Testar…", "2022-09 ", "      4", "2026-07-15"]
+    assert shown.splitlines()[:2] == ["id           kind     name     vendor   family   released  figures  last", " " * 68 + "_reviewed"]
+    assert shown.splitlines()[3] == "  ".join(cells)
     assert all(len(line) <= 80 for line in shown.splitlines())
-    assert [line.split()[0] for line in shown.splitlines()[2:]] == [line.split()[0] for line in piped.splitlines()[2:]]
+    assert [line.split()[0] for line in shown.splitlines()[3:]] == [line.split()[0] for line in piped.splitlines()[2:]]
+
+
+def _whole(value: float) -> str:
+    """A number as a table shows it in full: whole numbers without a point, others with every digit."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _shown_at(columns: int, args: list[str], tmp_path) -> str:
+    return _run_on_a_terminal([*args, "--specs", str(REPO / "specs"), "--db", str(tmp_path / "specdb.sqlite")], columns)
+
+
+def _figures_of(args: list[str], tmp_path) -> Any:
+    result = subprocess.run([sys.executable, "-m", "specdb", *args, "--specs", str(REPO / "specs"), "--db", str(tmp_path / "specdb.sqlite"),
+                             "-f", "json"], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def test_the_five_wide_commands_fit_100_columns_with_every_number_whole(tmp_path):
+    """query ratios, show, history, compare and collective on the bundled data, through a real terminal 100 wide."""
+    ratios = _shown_at(100, ["query", "ratios"], tmp_path)
+    shown = _shown_at(100, ["show", "nvidia-h100-sxm"], tmp_path)
+    history = _shown_at(100, ["history", "nvidia-h100-sxm", "memory_bandwidth"], tmp_path)
+    compared = _shown_at(100, ["compare", "nvidia-h100-sxm", "nvidia-b200"], tmp_path)
+    collective = _shown_at(100, ["collective", "all-reduce", "--params", "8e9", "--platform", "nvidia-hgx-h100", "--gpus", "8"], tmp_path)
+    for text in (ratios, shown, history, compared, collective):
+        assert text and max(len(line) for line in text.splitlines()) <= 100
+    # Numbers and quantities appear as whole words: none is cut to fit.
+    for row in _figures_of(["query", "ratios"], tmp_path):
+        for column in ("memory_gbps", "scale_up_gbps", "scale_out_gbps", "memory_to_scale_up"):
+            if row[column] is not None:
+                assert re.search(rf"(?<![\d.]){re.escape(_whole(row[column]))}(?![\d.])", ratios), (row["platform"], column)
+    for figure in _figures_of(["show", "nvidia-h100-sxm"], tmp_path)["figures"]:
+        assert f"  {figure['value_text']}\n" in shown, figure["name"]
+    for row in _figures_of(["history", "nvidia-h100-sxm", "memory_bandwidth"], tmp_path):
+        assert row["value"] in history
+    for row in _figures_of(["compare", "nvidia-h100-sxm", "nvidia-b200"], tmp_path):
+        for value in [*row["values"].values(), *row["ratio_to_first"].values()]:
+            if value is not None:
+                assert re.search(rf"(?<![\d.]){re.escape(_whole(value))}(?![\d.])", compared), (row["figure"], value)
+    estimate = _figures_of(["collective", "all-reduce", "--params", "8e9", "--platform", "nvidia-hgx-h100", "--gpus", "8"], tmp_path)
+    assert f"{estimate['seconds'] * 1e3:.3g} ms" in collective
+
+
+def test_a_narrow_window_shows_one_record_as_blocks_and_a_list_with_fewer_columns(tmp_path):
+    shown = _shown_at(60, ["show", "nvidia-h100-sxm"], tmp_path)
+    # One block per figure: its name on a line, then each column's name and value.
+    assert "\nmemory_bandwidth\n  value_text  3.35 TB/s\n" in shown
+    ratios = _shown_at(60, ["query", "ratios"], tmp_path)
+    assert "left out to fit 60 characters" in ratios and "vendor" in ratios.split("left out", 1)[1]
+    assert all(len(line) <= 60 for line in ratios.splitlines() + shown.splitlines())
+
+
+def test_colour_on_a_terminal_unless_no_color_is_set(specs, db):
+    args = ["list", "--specs", str(specs), "--db", str(db)]
+    assert "\033[1m" in _run_on_a_terminal(args, 200, colour=True)
+    assert "\033[" not in _run_on_a_terminal(args, 200)
+    piped = subprocess.run([sys.executable, "-m", "specdb", *args], capture_output=True, text=True, check=True, env={**os.environ, "NO_COLOR": ""})
+    assert "\033[" not in piped.stdout
+
+
+def test_progress_lines_replace_each_other_and_are_erased_when_done(monkeypatch):
+    from specdb.cli.versions import progress_bar
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    with progress_bar() as show:
+        show("reading a", 1, 2)
+        show("reading a", 2, 2)
+        show("reading b", 1, 1)
+    erase = "\r\033[K"
+    assert terminal.getvalue() == f"{erase}reading a  1/2 (50%){erase}reading a  2/2 (100%){erase}reading b  1/1 (100%){erase}"

@@ -1,6 +1,7 @@
 """collective: how long a collective takes on each tier of a platform."""
 
 from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+import sys
 from typing import Annotated, Optional
 
 from specdb.cli.common import emit, lazy_module, open_database
@@ -44,18 +45,20 @@ def collective(
         basis=basis,
         latency=parse_latency(latency) if latency else None,
     )
-    emit(describe(result), fmt, document=result.as_dict())
+    emit(describe(result), fmt, document=result.as_dict(), one_record=True)
     if fmt == "table":
+        from specdb.output import terminal_width, wrapped
         from specdb.units import format_value
 
         chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
         scaled = ("efficiencies measured in published runs; latency left out, give --gpus to include it"
                   if any(e.phase.latency_left_out for e in result.expected) else "efficiencies and latencies measured in published runs")
-        print(
+        summary = (
             f"\n{result.bound.operation} of {format_value(result.bound.size_bytes, 'size')} on {result.bound.platform} ({chosen}):\n"
             f"  expected   {result.seconds * 1e3:.3g} ms  (peak figures scaled by {scaled})\n"
             f"  peak bound {result.bound_seconds * 1e3:.3g} ms  (the links' peak figures only; basis: {result.bound.basis})\n"
             f"  algbw {result.algbw / 1e9:.4g} GB/s, busbw {result.busbw / 1e9:.4g} GB/s (nccl-tests' definitions, at the expected time)"
         )
-        for line in sources(result):
-            print(f"  {line}")
+        width = terminal_width(sys.stdout)
+        for line in [*summary.split("\n"), *(f"  {source}" for source in sources(result))]:
+            print("\n".join(wrapped(line, width, indent=4)))

@@ -51,11 +51,18 @@ def open_database(specs: Optional[str], db: Optional[str], refresh: bool = False
     return open_fresh(db_path, specs_dir, refresh=refresh, wait=wait)
 
 
-def emit(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None) -> None:
-    """Rows in the chosen format; `document`, when given, is what JSON prints instead (a single object, in full)."""
-    from specdb.output import render, terminal_width
+def emit(
+    rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] | None = None, document: Any = None, *,
+    priority: Sequence[str] | None = None, one_record: bool = False,
+) -> None:
+    """Rows in the chosen format; `document`, when given, is what JSON prints instead (a single object, in full).
 
-    sys.stdout.write(render(rows, fmt, columns, document, width=terminal_width(sys.stdout)))
+    On a terminal a table fits the window: `priority` says which columns to keep first, and a view of one record
+    (`one_record`) becomes one block per row rather than lose a column (see `output.text_table`)."""
+    from specdb.output import colour_enabled, render, terminal_width
+
+    sys.stdout.write(render(rows, fmt, columns, document, width=terminal_width(sys.stdout), priority=priority,
+                            vertical_when_narrow=one_record, colour=colour_enabled(sys.stdout)))
 
 
 def interrupted() -> int:

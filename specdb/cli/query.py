@@ -28,18 +28,21 @@ def ratios(
 
     Example: specdb query ratios --basis as-quoted --format markdown
     """
-    from specdb.tiers import RATIO_COLUMNS, ratio_rows, trend
+    from specdb.tiers import RATIO_COLUMNS, RATIO_PRIORITY, ratio_rows, trend
 
     rows = ratio_rows(open_database(specs, db, refresh), basis, vendor=vendor, platform=platform)
     if fmt in ("json", "csv"):
         emit(rows, fmt, RATIO_COLUMNS)
         return
     shown = [_marked(row) for row in rows]
-    emit(shown, fmt, RATIO_COLUMNS)
+    emit(shown, fmt, RATIO_COLUMNS, priority=RATIO_PRIORITY)
     notes = [_BASIS_TEXT[basis], "bandwidths in GB/s per accelerator; bf16_flop_per_network_byte: dense BF16 FLOP/s over per-direction scale-out B/s"]
     notes += trend(rows)
     prefix = "> " if fmt == "markdown" else ""
-    sys.stdout.write("\n" + "".join(f"{prefix}{line}\n" for line in notes))
+    from specdb.output import terminal_width, wrapped
+
+    width = terminal_width(sys.stdout) if fmt == "table" else None
+    sys.stdout.write("\n" + "".join(f"{prefix}{part}\n" for line in notes for part in wrapped(line, width)))
 
 def _marked(row: dict[str, Any]) -> dict[str, Any]:
     shown = dict(row)

@@ -100,8 +100,9 @@ _TABLE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status
 
 
 def _describe(record: dict[str, Any]) -> str:
-    from specdb.output import terminal_width, text_table
+    from specdb.output import colour_enabled, terminal_width, text_table, wrapped
 
+    width = terminal_width(sys.stdout)
     lines = [f"{record['name']}  ({record['id']}, {record['kind']})"]
     for label, key in (("vendor", "vendor"), ("family", "family"), ("released", "released")):
         if record.get(key):
@@ -113,7 +114,7 @@ def _describe(record: dict[str, Any]) -> str:
     if record.get("notes"):
         lines.append(f"  notes: {record['notes']}")
     lines.append("")
-    lines.append(text_table(record["figures"], list(_TABLE_COLUMNS), terminal_width(sys.stdout)).rstrip("\n"))
+    lines.append(text_table(record["figures"], list(_TABLE_COLUMNS), width, vertical_when_narrow=True, colour=colour_enabled(sys.stdout)).rstrip("\n"))
     for figure in record["figures"]:
         details = [f"    meaning: {figure['description']}"] if figure.get("description") else []
         for key in ("precision", "sparsity", "method", "note", "uncertainty"):
@@ -131,4 +132,4 @@ def _describe(record: dict[str, Any]) -> str:
         if details:
             lines.append(f"\n  {figure['name']}:")
             lines.extend(details)
-    return "\n".join(lines) + "\n"
+    return "".join(f"{part}\n" for line in "\n".join(lines).split("\n") for part in wrapped(line, width, indent=6))

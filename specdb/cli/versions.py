@@ -60,9 +60,14 @@ def history(
     emit(rows, fmt)
 
 
+# Back to the start of the line and erase it (ANSI EL): each progress line replaces the last, and the last is erased.
+CLEAR_LINE = "\r\033[K"
+
+
 @contextmanager
 def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
-    """A progress line on stderr for long reads, one per thing read; none when stderr is not a terminal (piped, or in a script).
+    """A progress line on stderr for long reads, each replacing the last and erased when done; none when stderr is not a
+    terminal (piped, or in a script).
 
     Written by hand rather than with Click's bar: diff and history are read commands, which start without Click.
     """
@@ -72,15 +77,13 @@ def progress_bar() -> Iterator[Callable[[str, int, int], None] | None]:
     shown: list[str] = []  # the label of the line on screen, if one is
 
     def show(label: str, done: int, total: int) -> None:
-        if shown and shown[0] != label:
-            sys.stderr.write("\n")
-            shown.clear()
         shown[:] = [label]
-        sys.stderr.write(f"\r{label}  {done}/{total} ({100 * done // max(total, 1)}%)")
+        sys.stderr.write(f"{CLEAR_LINE}{label}  {done}/{total} ({100 * done // max(total, 1)}%)")
         sys.stderr.flush()
 
     try:
         yield show
     finally:
-        if shown:
-            sys.stderr.write("\n")
+        if shown:  # the line is gone when the work is done: what follows starts on a clean line
+            sys.stderr.write(CLEAR_LINE)
+            sys.stderr.flush()
