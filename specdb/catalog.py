@@ -10,19 +10,24 @@ from specdb.errors import NotFound, UsageError
 from specdb.names import name_key, normal
 from specdb.units import format_value
 
-def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
-    sql = (
+def list_records(connection: sqlite3.Connection, kind: str | None = None, vendor: str | None = None) -> list[dict[str, Any]]:
+    """One row per record, of one kind and one vendor (any case or look-alike form) when asked; a vendor the data does
+    not know is a usage error naming the closest."""
+    rows = [dict(row) for row in connection.execute(
         "SELECT r.id, r.kind, r.name, r.vendor, r.family, r.released,"
         " (SELECT COUNT(*) FROM figure f WHERE f.record_id = r.id) AS figures,"
         " (SELECT MAX(f.reviewed) FROM figure f WHERE f.record_id = r.id) AS last_reviewed"
-        " FROM record r"
-    )
-    params: tuple[Any, ...] = ()
-    if kind:
-        sql += " WHERE r.kind = ?"
-        params = (kind,)
-    sql += " ORDER BY r.kind, r.id"
-    return [dict(row) for row in connection.execute(sql, params)]
+        " FROM record r" + (" WHERE r.kind = ?" if kind else "") + " ORDER BY r.kind, r.id",
+        (kind,) if kind else (),
+    )]
+    if vendor is None:
+        return rows
+    vendors = {name_key(row["vendor"]): row["vendor"] for row in rows}
+    if name_key(vendor) not in vendors:
+        from specdb.suggest import did_you_mean  # only on this error path
+
+        raise UsageError(f"--vendor '{vendor}': no record of this vendor{did_you_mean(vendor, sorted(set(vendors.values())))}")
+    return [row for row in rows if name_key(row["vendor"]) == name_key(vendor)]
 
 
 def resolve(connection: sqlite3.Connection, name: str) -> str:
@@ -173,6 +178,23 @@ def _require_known(connection: sqlite3.Connection, option: str, pattern: str, sq
     from specdb.suggest import did_you_mean  # only on this error path
 
     raise UsageError(f"{option} '{pattern}' matches nothing in the data{did_you_mean(pattern.replace('%', ''), [*known, *also])}")
+
+
+def show_source(connection: sqlite3.Connection, source_id: str) -> dict[str, Any] | None:
+    """A source by its id (any case): what it is, where, and every figure that cites it with the words quoted; None
+    when no source has that id."""
+    row = connection.execute("SELECT * FROM source WHERE lower(id) = ?", (name_key(source_id),)).fetchone()
+    if row is None:
+        return None
+    source = {key: row[key] for key in ("id", "name", "publisher", "url", "citation", "published", "accessed", "notes")}
+    source["cited_by"] = [
+        {"record_id": cited[0], "figure": cited[1], "quote": cited[2], "locator": cited[3]}
+        for cited in connection.execute(
+            "SELECT DISTINCT f.record_id, f.name, c.quote, c.locator FROM citation c JOIN figure f ON f.id = c.figure_id"
+            " WHERE c.source_id = ? ORDER BY f.record_id, f.name, c.quote", (row["id"],),
+        )
+    ]
+    return source
 
 
 def list_sources(connection: sqlite3.Connection) -> list[dict[str, Any]]:

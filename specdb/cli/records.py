@@ -3,7 +3,7 @@
 from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
 
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Optional
 
 from specdb.cli.common import emit, lazy_module, locate, open_database
 from specdb.errors import EXIT_FINDINGS
@@ -62,17 +62,21 @@ def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> Non
 
 def list_records(
     kind: options.KindOption = None,
+    vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only records of this vendor")] = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
     refresh: options.RefreshOption = False,
     fmt: options.FormatOption = "table",
 ) -> None:
-    """List records, one row each. Example: specdb list --kind accelerator"""
+    """List records, one row each. Example: specdb list --kind accelerator --vendor NVIDIA"""
     from specdb.catalog import list_records as records
     from specdb.catalog import list_sources
+    from specdb.errors import UsageError
 
+    if kind == "source" and vendor:
+        raise UsageError("--vendor lists records; sources have a publisher, not a vendor")
     connection = open_database(specs, db, refresh)
-    rows = list_sources(connection) if kind == "source" else records(connection, kind)
+    rows = list_sources(connection) if kind == "source" else records(connection, kind, vendor)
     emit(rows, fmt)
 
 
@@ -87,13 +91,39 @@ def show(
 
     Example: specdb show "NVIDIA H100 80GB HBM3"
     """
-    from specdb.catalog import FIGURE_COLUMNS, figure_rows, show_record
+    from specdb.catalog import FIGURE_COLUMNS, figure_rows, show_record, show_source
+    from specdb.errors import NotFound
 
-    shown = show_record(open_database(specs, db, refresh), record)
+    connection = open_database(specs, db, refresh)
+    try:
+        shown = show_record(connection, record)
+    except NotFound:
+        source = show_source(connection, record)
+        if source is None:
+            raise
+        _show_source(source, fmt)
+        return
     if fmt == "table":
         sys.stdout.write(_describe(shown))
     else:
         emit(figure_rows(shown), fmt, FIGURE_COLUMNS, document=shown)
+
+
+def _show_source(source: dict[str, Any], fmt: str) -> None:
+    """A source as `show` prints it: what and where, then the figures citing it; JSON is the whole object."""
+    if fmt != "table":
+        emit(source["cited_by"], fmt, ("record_id", "figure", "quote", "locator"), document=source)
+        return
+    from specdb.output import terminal_width, wrapped
+
+    lines = [f"{source['name']}  ({source['id']}, source)"]
+    lines += [f"  {key}: {source[key]}" for key in ("publisher", "url", "citation", "published", "accessed", "notes") if source.get(key)]
+    lines.append(f"\n  cited by {len(source['cited_by'])} figure(s):" if source["cited_by"] else "\n  cited by no figure")
+    for cited in source["cited_by"]:
+        quote = f' "{cited["quote"]}"' if cited["quote"] else ""
+        lines.append(f"    {cited['record_id']}.{cited['figure']}{quote}")
+    width = terminal_width(sys.stdout)
+    sys.stdout.write("".join(f"{part}\n" for line in "\n".join(lines).split("\n") for part in wrapped(line, width, indent=6)))
 
 
 _TABLE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status", "as_of", "reviewed")
