@@ -24,6 +24,7 @@ import sqlite3
 import statistics
 from dataclasses import dataclass
 
+from specdb import figure_names
 from specdb.collective_bound import Topology, bound, bus_factor, even_domains
 from specdb.errors import UsageError
 from specdb.tiers import DatabaseFigures, platforms
@@ -174,7 +175,7 @@ class Calibration:
         """One direction of a port of the platform's scale-out fabric: what a per-NIC bus bandwidth is a share of."""
         fabric = self.topologies[platform].platform.scale_out_fabric
         # The vocabulary admits a port figure only per direction.
-        found = DatabaseFigures(self.connection).figure(fabric, "port_bandwidth")
+        found = DatabaseFigures(self.connection).figure(fabric, figure_names.PORT_BANDWIDTH)
         return None if found is None else found.value
 
 

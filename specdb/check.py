@@ -20,8 +20,10 @@ from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
 
+from specdb import figure_names
 from specdb.catalog import every_claim, every_figure, record_kinds, record_uses
-from specdb.claims import JOINER as _JOINER, UNIT_SPELLINGS, Claim, extract
+from specdb.claims import JOINER as _JOINER
+from specdb.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.mentions import Lexicon, Mention
 from specdb.prose import Page, Span, detect_format, read_page, review_date
 from specdb.tiers import Bandwidth, same_basis
@@ -59,9 +61,9 @@ _TOPICS = (
 )
 # The figure that stands for a tier when the text names the tier but gives no number ("faster than HBM"), as in the tier model.
 _TIER_FIGURES = {
-    "memory": ("memory_bandwidth",),
-    "scale_up": ("scale_up_bandwidth", "per_accelerator_bandwidth"),
-    "scale_out": ("scale_out_bandwidth", "port_bandwidth"),
+    "memory": (figure_names.MEMORY_BANDWIDTH,),
+    "scale_up": (figure_names.SCALE_UP_BANDWIDTH, figure_names.PER_ACCELERATOR_BANDWIDTH),
+    "scale_out": (figure_names.SCALE_OUT_BANDWIDTH, figure_names.PORT_BANDWIDTH),
 }
 # Dimensions for which a named record without such a figure is reported as unmatched, rather than passed over.
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")

@@ -32,6 +32,7 @@ import math
 import sqlite3
 from dataclasses import dataclass, field
 
+from specdb import figure_names
 from specdb.errors import UsageError
 from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
 from specdb.tiers import Bandwidth, DatabaseFigures, Platform
@@ -157,8 +158,8 @@ class Topology:
         domain = int(platform.domain_size) if platform.domain_size else None
         figures = DatabaseFigures(connection)
         return cls(platform, domain, _pair(figures, platform, domain), {
-            "scale-up": _figure(figures, platform.scale_up_link, "latency"),
-            "scale-out": _figure(figures, platform.scale_out_fabric, "latency"),
+            "scale-up": _figure(figures, platform.scale_up_link, figure_names.LATENCY),
+            "scale-out": _figure(figures, platform.scale_out_fabric, figure_names.LATENCY),
         }, _in_network_reduction(figures, platform.scale_out_fabric))
 
     def bandwidth(self, tier: str) -> Bandwidth:
@@ -181,12 +182,12 @@ def _pair(figures: DatabaseFigures, platform: Platform, domain: int | None) -> P
     link = platform.scale_up_link
     if link is None or domain is None:
         return None
-    torus, per_accelerator = figures.figure(link, "torus_dimensions"), figures.figure(link, "per_accelerator_bandwidth")
+    torus, per_accelerator = figures.figure(link, figure_names.TORUS_DIMENSIONS), figures.figure(link, figure_names.PER_ACCELERATOR_BANDWIDTH)
     if torus is not None and per_accelerator is not None:
         neighbours = 2 * int(torus.value)
         return Pair(Bandwidth(per_accelerator.value / neighbours, per_accelerator.direction, link, f"per_accelerator_bandwidth / {neighbours} torus neighbours"),
                     "the one link two neighbours on the torus share")
-    links, per_link = figures.figure(link, "links_per_accelerator"), figures.figure(link, "per_link_bandwidth")
+    links, per_link = figures.figure(link, figure_names.LINKS_PER_ACCELERATOR), figures.figure(link, figure_names.PER_LINK_BANDWIDTH)
     if links is None or per_link is None or int(links.value) != domain - 1:
         return None
     return Pair(per_link, "the one link a pair of accelerators shares")
@@ -199,7 +200,7 @@ def _figure(figures: DatabaseFigures, record: str | None, name: str) -> tuple[fl
 
 def _in_network_reduction(figures: DatabaseFigures, fabric: str | None) -> str | None:
     """The figure saying the fabric's switches reduce in the network (SHARP), as `record.figure`, or None."""
-    found = _figure(figures, fabric, "streaming_aggregation_trees")
+    found = _figure(figures, fabric, figure_names.STREAMING_AGGREGATION_TREES)
     return None if found is None else found[1]
 
 

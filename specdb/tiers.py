@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any, NamedTuple, Protocol
 
+from specdb import figure_names
 from specdb.errors import UsageError
 from specdb.names import name_key
 from specdb.units import rounded
@@ -149,9 +150,9 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
     for system in systems:
         uses = figures.uses(system.id)
         accelerator = uses.get("accelerator")
-        scale_up = figures.figure(system.id, "scale_up_bandwidth") or figures.figure(accelerator, "scale_up_bandwidth")
-        domain = figures.figure(system.id, "scale_up_domain")
-        flops = figures.figure(accelerator, "dense_bf16_flops")
+        scale_up = figures.figure(system.id, figure_names.SCALE_UP_BANDWIDTH) or figures.figure(accelerator, figure_names.SCALE_UP_BANDWIDTH)
+        domain = figures.figure(system.id, figure_names.SCALE_UP_DOMAIN)
+        flops = figures.figure(accelerator, figure_names.DENSE_BF16_FLOPS)
         found.append(Platform(
             id=system.id,
             name=system.name,
@@ -162,9 +163,9 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
             scale_out_fabric=uses.get("scale_out"),
             domain_size=domain.value if domain else None,
             tiers={
-                "memory": figures.figure(accelerator, "memory_bandwidth"),
+                "memory": figures.figure(accelerator, figure_names.MEMORY_BANDWIDTH),
                 "scale_up": scale_up,
-                "scale_out": figures.figure(system.id, "scale_out_bandwidth"),
+                "scale_out": figures.figure(system.id, figure_names.SCALE_OUT_BANDWIDTH),
             },
             dense_bf16_flops=flops.value if flops else None,
         ))

@@ -15,17 +15,18 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from specdb import figure_names
 from specdb.tiers import Platform, platforms
 
 # gpu key -> accelerator figure (canonical SI already)
 GPU_FIGURES = (
-    ("mem_bw", "memory_bandwidth"),
-    ("mem_capacity", "memory_capacity"),
-    ("bfloat16_tc_flops", "dense_bf16_flops"),
-    ("int8_tc_flops", "dense_int8_flops"),
-    ("fp8_tc_flops", "dense_fp8_flops"),
-    ("fp4_tc_flops", "dense_fp4_flops"),
-    ("power", "power"),
+    ("mem_bw", figure_names.MEMORY_BANDWIDTH),
+    ("mem_capacity", figure_names.MEMORY_CAPACITY),
+    ("bfloat16_tc_flops", figure_names.DENSE_BF16_FLOPS),
+    ("int8_tc_flops", figure_names.DENSE_INT8_FLOPS),
+    ("fp8_tc_flops", figure_names.DENSE_FP8_FLOPS),
+    ("fp4_tc_flops", figure_names.DENSE_FP4_FLOPS),
+    ("power", figure_names.POWER),
 )
 NOT_SPECDB_FIGURES = {
     "data_dir": "AIConfigurator's measured kernel performance data for the system; not hardware figures",
@@ -82,15 +83,15 @@ def _system(connection: sqlite3.Connection, platform: Platform) -> tuple[dict[st
         spec["gpu"] = gpu
     scale_up, scale_out = platform.tiers["scale_up"], platform.tiers["scale_out"]
     own = _figures(connection, platform.id)
-    if scale_up is None or "scale_up_domain" not in own:
+    if scale_up is None or figure_names.SCALE_UP_DOMAIN not in own:
         return spec, filled
-    domain = own["scale_up_domain"][0]
+    domain = own[figure_names.SCALE_UP_DOMAIN][0]
     node: dict[str, Any] = {}
-    if "compute_trays" in own and "accelerators" in own:
+    if figure_names.COMPUTE_TRAYS in own and figure_names.ACCELERATORS in own:
         # A rack-scale domain: GPUs in a tray form the node, the NVLink domain the rack, and the fabric joins racks.
-        node["num_gpus_per_node"] = _number(own["accelerators"][0] / own["compute_trays"][0])
+        node["num_gpus_per_node"] = _number(own[figure_names.ACCELERATORS][0] / own[figure_names.COMPUTE_TRAYS][0])
         node["num_gpus_per_rack"] = _number(domain)
-        filled["node.num_gpus_per_node"] = f"{platform.id}.accelerators / {platform.id}.compute_trays ({own['accelerators'][1]} / {own['compute_trays'][1]})"
+        filled["node.num_gpus_per_node"] = f"{platform.id}.accelerators / {platform.id}.compute_trays ({own[figure_names.ACCELERATORS][1]} / {own[figure_names.COMPUTE_TRAYS][1]})"
         filled["node.num_gpus_per_rack"] = f"{platform.id}.scale_up_domain ({own['scale_up_domain'][1]})"
         node["inter_node_bw"] = _number(scale_up.on("per-direction"))
         filled["node.inter_node_bw"] = _bandwidth_origin(scale_up)

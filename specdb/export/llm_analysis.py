@@ -15,6 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from specdb import figure_names
 from specdb.export.folder import write_json
 
 GIB = 2**30
@@ -24,11 +25,11 @@ TERA = 1e12
 CONSUMER_MESSAGE_LATENCY = 8e-06
 # (field, figure names tried in order, divisor to the consumer's unit)
 REQUIRED = (
-    ("mem_per_GPU_in_GB", ("memory_capacity",), GIB),
-    ("hbm_bandwidth_in_GB_per_sec", ("memory_bandwidth",), GIGA),
-    ("peak_fp16_TFLOPS", ("dense_fp16_flops", "dense_bf16_flops"), TERA),
+    ("mem_per_GPU_in_GB", (figure_names.MEMORY_CAPACITY,), GIB),
+    ("hbm_bandwidth_in_GB_per_sec", (figure_names.MEMORY_BANDWIDTH,), GIGA),
+    ("peak_fp16_TFLOPS", (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS), TERA),
 )
-OPTIONAL = (("peak_i8_TFLOPS", ("dense_int8_flops",), TERA),)
+OPTIONAL = (("peak_i8_TFLOPS", (figure_names.DENSE_INT8_FLOPS,), TERA),)
 LEFT_TO_CONSUMER = {
     "peak_i8_TFLOPS": "no dense INT8 figure; llm-analysis takes 2 x peak_fp16_TFLOPS",
     "peak_i4_TFLOPS": "specdb records no INT4 rates; llm-analysis takes 4 x peak_fp16_TFLOPS",
@@ -77,9 +78,9 @@ def _config(record_id: str, figures: dict[str, tuple[float, str, str | None]]) -
         value, text, _ = figures[name]
         config[field] = value / divisor
         filled[field] = f"{record_id}.{name} ({text})"
-    scale_up = figures.get("scale_up_bandwidth")
+    scale_up = figures.get(figure_names.SCALE_UP_BANDWIDTH)
     if scale_up is None:
-        missing.append("scale_up_bandwidth")
+        missing.append(figure_names.SCALE_UP_BANDWIDTH)
     else:
         value, text, direction = scale_up
         one_way = value / 2 if direction == "bidirectional" else value

@@ -1,0 +1,25 @@
+"""The figure names the code reads by name, as constants: a misspelt constant fails at once, where a misspelt string
+would find no figure and answer None. `vocabulary.FIGURES` declares each (a test checks), with its meaning.
+
+Kept apart from `vocabulary`, which builds every declaration, so that a read command importing a name pays nothing."""
+
+MEMORY_BANDWIDTH = "memory_bandwidth"
+MEMORY_CAPACITY = "memory_capacity"
+DENSE_BF16_FLOPS = "dense_bf16_flops"
+DENSE_FP16_FLOPS = "dense_fp16_flops"
+DENSE_FP8_FLOPS = "dense_fp8_flops"
+DENSE_FP4_FLOPS = "dense_fp4_flops"
+DENSE_INT8_FLOPS = "dense_int8_flops"
+POWER = "power"
+SCALE_UP_BANDWIDTH = "scale_up_bandwidth"
+SCALE_UP_DOMAIN = "scale_up_domain"
+SCALE_OUT_BANDWIDTH = "scale_out_bandwidth"
+PER_ACCELERATOR_BANDWIDTH = "per_accelerator_bandwidth"
+PER_LINK_BANDWIDTH = "per_link_bandwidth"
+LINKS_PER_ACCELERATOR = "links_per_accelerator"
+TORUS_DIMENSIONS = "torus_dimensions"
+PORT_BANDWIDTH = "port_bandwidth"
+STREAMING_AGGREGATION_TREES = "streaming_aggregation_trees"
+LATENCY = "latency"
+ACCELERATORS = "accelerators"
+COMPUTE_TRAYS = "compute_trays"
