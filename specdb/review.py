@@ -15,6 +15,7 @@ import sqlite3
 from typing import TYPE_CHECKING, Any
 
 from specdb.catalog import figure_sources, figures_to_review
+from specdb.dates import parse_date
 from specdb.errors import UsageError
 
 if TYPE_CHECKING:
@@ -46,13 +47,10 @@ def effective_policy(policies: schema.KindPolicies | None, record: schema.Record
 
 def parse_cutoff(text: str) -> dt.date:
     """2026-07 means 2026-07-01; a full date is taken as it is."""
-    match = re.match(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", text.strip(), re.ASCII)
-    if match is None:
-        raise UsageError(f"'{text}' is not a date; write YYYY-MM or YYYY-MM-DD")
     try:
-        return dt.date(int(match[1]), int(match[2]), int(match[3] or 1))
+        return parse_date(text)
     except ValueError as exc:
-        raise UsageError(f"'{text}' is not a real date ({exc})") from None
+        raise UsageError(str(exc)) from None
 
 
 def parse_age(text: str) -> tuple[int, str]:

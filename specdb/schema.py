@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
+from specdb.dates import DATE, parse_date
 from specdb.review import LONGEST_PERIOD
 from specdb.terms import (  # re-exported: the record format speaks of these
     COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, SCOPES, SPARSITIES, STATUSES,
@@ -23,7 +24,6 @@ SCHEMA_VERSION = "1"
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 FIGURE_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"
-_DATE = re.compile(r"^(\d{4})-(\d{2})(?:-(\d{2}))?$", re.ASCII)
 
 
 @dataclass(frozen=True, order=True)
@@ -43,14 +43,7 @@ def parse_spec_date(text: Any) -> SpecDate:
     foreign = foreign_digit(text)
     if foreign is not None:
         raise ValueError(f"'{text}': write dates with the digits 0-9 ('{foreign}' is U+{ord(foreign):04X})")
-    match = _DATE.match(text.strip())
-    if match is None:
-        raise ValueError(f"'{text}' is not a date; write YYYY-MM-DD or YYYY-MM")
-    year, month, day = int(match[1]), int(match[2]), int(match[3] or 1)
-    try:
-        return SpecDate(dt.date(year, month, day), text.strip())
-    except ValueError as exc:
-        raise ValueError(f"'{text}' is not a real date ({exc})") from None
+    return SpecDate(parse_date(text), text.strip())
 
 
 def _past_date(text: Any) -> SpecDate:
@@ -94,7 +87,7 @@ _QUANTITY_SCHEMA = WithJsonSchema({
     "anyOf": [{"type": "string", "minLength": 1}, {"type": "number"}],
     "description": "a number and a unit from the closed list in docs/record-format.md, e.g. '3.35 TB/s', '400 Gb/s', '72'",
 })
-_DATE_SCHEMA = WithJsonSchema({"type": "string", "pattern": _DATE.pattern, "description": "YYYY-MM-DD, or YYYY-MM for a month"})
+_DATE_SCHEMA = WithJsonSchema({"type": "string", "pattern": DATE.pattern, "description": "YYYY-MM-DD, or YYYY-MM for a month"})
 _SCHEMA_VERSION_SCHEMA = WithJsonSchema({"enum": [int(SCHEMA_VERSION), SCHEMA_VERSION], "description": "record format version"})
 
 QuantityField = Annotated[Quantity, BeforeValidator(_quantity), _QUANTITY_SCHEMA]

@@ -71,7 +71,7 @@ def test_error_levels_alone_fail_a_strict_check(cli, specs):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--since", "July"], "specdb: 'July' is not a date; write YYYY-MM or YYYY-MM-DD\n"),
+    (["--since", "July"], "specdb: 'July' is not a date; write YYYY-MM-DD or YYYY-MM\n"),
     (["--since", "2026-13"], "specdb: '2026-13' is not a real date (month must be in 1..12)\n"),
     (["--older-than", "6 fortnights"], "specdb: '6 fortnights' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)\n"),
     (["--since", "2026-07", "--older-than", "6mo"], "specdb: give --since or --older-than, not both\n"),

@@ -192,7 +192,7 @@ def test_a_link_named_by_its_name_in_fullwidth_letters_is_compared(cli):
 
 
 @pytest.mark.parametrize("option, value, message", [
-    ("--since", "٢٠٢٦-٠٧", "'٢٠٢٦-٠٧' is not a date; write YYYY-MM or YYYY-MM-DD"),
+    ("--since", "٢٠٢٦-٠٧", "'٢٠٢٦-٠٧' is not a date; write YYYY-MM-DD or YYYY-MM"),
     ("--older-than", "٣mo", "'٣mo' is not an age; write a count and d, w, mo or y (90d, 6mo, 1y)"),
 ])
 def test_a_date_or_age_option_in_digits_of_another_script_is_refused(cli, option, value, message):
