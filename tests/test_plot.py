@@ -1,5 +1,6 @@
 """plot ratios writes a real image with one column per platform, and says how to get matplotlib when it is missing."""
 
+import os
 import sys
 import xml.etree.ElementTree as ElementTree
 
@@ -35,3 +36,101 @@ def test_without_matplotlib_the_command_says_how_to_get_it(cli, tmp_path, monkey
     result = cli("plot", "ratios", "--output", str(tmp_path / "ladder.png"))
     assert result.exit_code == 3
     assert "pip install 'specdb[plot]'" in result.stderr
+
+
+def _beside(path):
+    """Everything in path's folder whose name starts with path's name or a dot and path's name: the file and any temporary."""
+    return sorted(entry.name for entry in path.parent.iterdir() if entry.name.lstrip(".").startswith(path.name))
+
+
+def test_a_write_that_fails_leaves_the_earlier_image_whole(cli, tmp_path, monkeypatch):
+    import errno
+
+    from matplotlib.figure import Figure
+
+    output = tmp_path / "keep.png"
+    output.write_bytes(b"an image the user keeps")
+
+    def half_then_full(self, path, **options):
+        with open(path, "wb") as handle:
+            handle.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    assert cli("build").exit_code == 0
+    monkeypatch.setattr(Figure, "savefig", half_then_full)
+    result = cli("plot", "ratios", "--output", str(output))
+    assert result.exit_code == 3 and f"{output}: cannot write (No space left on device)" in result.stderr
+    assert output.read_bytes() == b"an image the user keeps"
+    assert _beside(output) == ["keep.png"]
+
+
+def test_a_file_size_limit_leaves_the_earlier_image_whole(cli, tmp_path):
+    import os
+    import resource
+    import signal
+    import subprocess
+
+    from conftest import REPO
+
+    output = tmp_path / "keep.png"
+    output.write_bytes(b"an image the user keeps")
+    assert cli("build").exit_code == 0
+
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "specdb", "plot", "ratios", "-o", str(output), "--specs", str(cli.specs), "--db", str(cli.db)],
+        capture_output=True, text=True, preexec_fn=limited, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 3 and f"{output}: cannot write (File too large)" in result.stderr
+    assert output.read_bytes() == b"an image the user keeps"
+    assert _beside(output) == ["keep.png"]
+
+
+def test_an_image_replaces_the_old_one_keeping_its_permissions(cli, tmp_path):
+    output = tmp_path / "keep.svg"
+    output.write_text("old")
+    output.chmod(0o600)
+    assert cli("plot", "ratios", "--output", str(output)).exit_code == 0
+    assert output.read_text().startswith("<?xml") and (output.stat().st_mode & 0o777) == 0o600
+    assert _beside(output) == ["keep.svg"]
+
+
+def test_a_link_to_an_image_is_written_through(cli, tmp_path):
+    (tmp_path / "images").mkdir()
+    target = tmp_path / "images" / "ladder.svg"
+    target.write_text("old")
+    link = tmp_path / "ladder.svg"
+    link.symlink_to(target)
+    assert cli("plot", "ratios", "--output", str(link)).exit_code == 0
+    assert link.is_symlink() and target.read_text().startswith("<?xml")
+
+
+@pytest.mark.parametrize("make, name, code, message", [
+    (lambda tmp: (tmp / "ladder.png").symlink_to(tmp / "elsewhere" / "ladder.png"), "ladder.png", 3, "a broken symbolic link"),
+    (lambda tmp: (tmp / "ladder.png").mkdir(), "ladder.png", 2, "is a folder; name a file"),
+    (lambda tmp: (tmp / "notes").write_text("x"), "notes/ladder.png", 2, "notes is not a folder"),
+    (lambda tmp: None, "missing/ladder.png", 2, "missing does not exist; create it first"),
+], ids=["broken link", "a folder", "below a file", "below nothing"])
+def test_a_path_that_cannot_take_an_image_is_refused_and_nothing_is_written(cli, tmp_path, make, name, code, message):
+    make(tmp_path)
+    before = sorted(path.name for path in tmp_path.rglob("*"))
+    result = cli("plot", "ratios", "--output", str(tmp_path / name))
+    assert result.exit_code == code and message in result.stderr, result.stderr
+    assert sorted(path.name for path in tmp_path.rglob("*")) == sorted(before + ["specdb.sqlite", "specdb.sqlite.lock"])
+    assert not (tmp_path / "elsewhere").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_folder_is_a_clear_error(cli, tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = cli("plot", "ratios", "--output", str(folder / "ladder.png"))
+    finally:
+        folder.chmod(0o700)
+    assert result.exit_code == 3 and "cannot write (Permission denied)" in result.stderr
+    assert list(folder.iterdir()) == []
