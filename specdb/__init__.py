@@ -22,7 +22,6 @@ validated or a database is built, never on import.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -116,7 +115,9 @@ def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: 
     """Write the data in one export format (`datapackage`, `datasette`, `llm-analysis`, `aiconfigurator`) into folder.
 
     The folder is replaced whole when it holds an earlier export; a non-empty
-    folder no export wrote raises `specdb.errors.UsageError` unless force.
+    folder no export wrote raises `specdb.errors.UsageError` unless force, as
+    do an empty name and a folder that holds the working folder, the specs or
+    the database.
     Defaults for specs and db as for `build`.
     """
     from specdb.about import describe
@@ -128,7 +129,7 @@ def write_export(fmt: str, folder: PathLike, specs: PathLike | None = None, db: 
     db_path = resolve_db(db, specs_dir)
     connection = open_fresh(db_path, specs_dir)
     try:
-        return export(connection, describe(connection, specs_dir, db_path), fmt, Path(folder), force)
+        return export(connection, describe(connection, specs_dir, db_path), fmt, folder, force)
     finally:
         connection.close()
 

@@ -34,9 +34,10 @@ def destination(path: Path) -> Path:
     real = Path(os.path.realpath(path))
     if real.is_dir():
         raise UsageError(f"{path}: is a folder; name a file")
+    if real.parent.exists() and not real.parent.is_dir():
+        raise UsageError(f"{path}: {real.parent} is not a folder")
     if not real.parent.is_dir():
-        missing = "is not a folder" if real.parent.exists() else "does not exist; create it first"
-        raise UsageError(f"{path}: {real.parent} {missing}")
+        raise UsageError(f"{path}: no folder {real.parent}; create it first")
     return real
 
 
@@ -117,7 +118,7 @@ def add_new_files(contents: dict[Path, str]) -> None:
     try:
         for path, text in contents.items():
             try:
-                _make_folders(path.parent, made)
+                make_folders(path.parent, made)
                 remove_stale_temporaries(path)
                 temporaries[path] = temporary_beside(path, "tmp")
                 with open(temporaries[path], "x", encoding="utf-8") as handle:
@@ -136,23 +137,31 @@ def add_new_files(contents: dict[Path, str]) -> None:
     except BaseException:
         for path in [*placed, *temporaries.values()]:
             _discard(path)
-        for folder in reversed(made):
-            with suppress(OSError):
-                folder.rmdir()
+        remove_folders(made)
         raise
     for temporary in temporaries.values():
         _discard(temporary)
 
 
-def _make_folders(folder: Path, made: list[Path]) -> None:
+def make_folders(folder: Path, made: list[Path]) -> None:
     """Make folder and whichever of its parents are missing, adding each to `made` (outermost first) as it is made."""
     missing = []
     while not os.path.lexists(folder):
         missing.append(folder)
         folder = folder.parent
     for each in reversed(missing):
-        each.mkdir()
+        try:
+            each.mkdir()
+        except FileExistsError:  # made meanwhile by another writer, whose it is
+            continue
         made.append(each)
+
+
+def remove_folders(made: list[Path]) -> None:
+    """Remove again the folders `make_folders` made, innermost first, as far as they are empty."""
+    for folder in reversed(made):
+        with suppress(OSError):
+            folder.rmdir()
 
 
 def _flush(path: Path) -> None:

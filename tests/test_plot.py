@@ -112,7 +112,7 @@ def test_a_link_to_an_image_is_written_through(cli, tmp_path):
     (lambda tmp: (tmp / "ladder.png").symlink_to(tmp / "elsewhere" / "ladder.png"), "ladder.png", 3, "a broken symbolic link"),
     (lambda tmp: (tmp / "ladder.png").mkdir(), "ladder.png", 2, "is a folder; name a file"),
     (lambda tmp: (tmp / "notes").write_text("x"), "notes/ladder.png", 2, "notes is not a folder"),
-    (lambda tmp: None, "missing/ladder.png", 2, "missing does not exist; create it first"),
+    (lambda tmp: None, "missing/ladder.png", 2, "missing; create it first"),
 ], ids=["broken link", "a folder", "below a file", "below nothing"])
 def test_a_path_that_cannot_take_an_image_is_refused_and_nothing_is_written(cli, tmp_path, make, name, code, message):
     make(tmp_path)
