@@ -14,6 +14,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from specdb.calibration import LARGE_MESSAGE
 from specdb.errors import UsageError
@@ -27,6 +28,8 @@ _DIGITS = re.compile(r"[0-9]+")
 _SIZE_DIGITS = 30
 OPERATIONS = {"all_reduce": "all-reduce", "all_gather": "all-gather", "reduce_scatter": "reduce-scatter", "alltoall": "all-to-all", "sendrecv": "point-to-point"}
 SMALL_MESSAGE = 2**20
+# A run prints a few kB (NCCL_DEBUG=INFO on thousands of ranks some MB): a file past this is no log, and /dev/zero never ends.
+MAX_LOG_BYTES = 64 * 2**20
 
 
 @dataclass(frozen=True)
@@ -44,6 +47,21 @@ class Log:
     hosts: list[str]
     devices: list[str]
     rows: list[Row]
+
+
+def read_log(path: Path) -> str:
+    """The text of a log (a file, or a pipe such as a shell's process substitution); what cannot be read as one is a usage error."""
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise UsageError(f"{path}: cannot be read (larger than {MAX_LOG_BYTES // 2**20} MiB, more than the output of one run)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: cannot be read (not UTF-8 text: byte {exc.start + 1})") from None
 
 
 def parse(text: str, name: str) -> Log:

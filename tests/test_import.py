@@ -309,3 +309,30 @@ def test_a_full_disk_leaves_no_file(cli, specs, log, monkeypatch):
     result = _import(cli, log, "--id", "run")
     assert result.exit_code == 3 and "cannot write (No space left on device)" in result.stderr
     assert _files(specs) == before
+
+
+@pytest.mark.parametrize("path, message", [
+    ("/dev/zero", "/dev/zero: cannot be read (larger than 64 MiB, more than the output of one run)"),
+    # "# nccl-tests " is 13 bytes: the 14th is the first that is not UTF-8.
+    ("not-utf8.log", "not-utf8.log: cannot be read (not UTF-8 text: byte 14)"),
+    (".", ": cannot be read (Is a directory)"),
+])
+def test_what_is_not_a_readable_log_is_refused_without_reading_it_all(cli, specs, tmp_path, path, message):
+    (tmp_path / "not-utf8.log").write_bytes(b"# nccl-tests \xff\xfe\n")
+    result = _import(cli, path if path.startswith("/") else str(tmp_path / path))
+    assert result.exit_code == 2 and message in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+def test_a_killed_imports_temporaries_are_removed_by_the_next(cli, specs, log):
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (specs / "cluster").mkdir()
+    # What an import killed after writing its temporaries leaves: hidden, and named with its process id.
+    left = specs / "cluster" / f".run.yaml.{dead.pid}.0123abcd.tmp"
+    left.write_text("half")
+    assert _import(cli, log, "--id", "run").exit_code == 0
+    assert not left.exists() and _files(specs / "cluster") == ["run.yaml"]

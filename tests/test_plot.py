@@ -134,3 +134,17 @@ def test_an_unwritable_folder_is_a_clear_error(cli, tmp_path):
         folder.chmod(0o700)
     assert result.exit_code == 3 and "cannot write (Permission denied)" in result.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_temporaries_of_a_killed_writer_are_removed_and_a_running_ones_kept(cli, tmp_path):
+    import subprocess
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    output = tmp_path / "ladder.png"
+    stale = tmp_path / f".ladder.png.{dead.pid}.0123abcd.tmp"
+    running = tmp_path / f".ladder.png.{os.getpid()}.4567cdef.tmp"  # this process is alive: another writer in it may be at work
+    for path in (stale, running):
+        path.write_text("half")
+    assert cli("plot", "ratios", "--output", str(output)).exit_code == 0
+    assert _beside(output) == [running.name, "ladder.png"]

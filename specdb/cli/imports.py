@@ -40,7 +40,7 @@ def nccl_tests(
     from specdb.errors import UsageError
     from specdb.locations import SPECS_ENV, is_specs_folder
     from specdb.newrecords import add_records
-    from specdb.nccltests import parse, records
+    from specdb.nccltests import parse, read_log, records
     from specdb.schema import ID_PATTERN, parse_spec_date
     from specdb.tiers import platforms
 
@@ -50,11 +50,7 @@ def nccl_tests(
         raise UsageError(f"--gpus {gpus}: a collective run has at least 2 GPUs")
     if specs is None and not os.environ.get(SPECS_ENV) and not is_specs_folder(Path("specs")):
         raise UsageError("no specs folder to write into: give --specs DIR (or SPECDB_SPECS), or run where ./specs is one")
-    try:
-        text = log.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{log}: cannot be read ({exc})") from None
-    parsed = parse(text, str(log))
+    parsed = parse(read_log(log), str(log))
     count = gpus if gpus is not None else len(parsed.devices)
     if count < 2:
         raise UsageError(f"{log}: the number of GPUs is not in the log (no '# Rank' lines); give --gpus")
