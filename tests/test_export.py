@@ -304,3 +304,18 @@ def test_a_failed_export_leaves_no_folder_it_made(cli, tmp_path, monkeypatch):
     result = cli("export", "datapackage", str(tmp_path / "new" / "deeper" / "out"))
     assert result.exit_code == 3 and "No space left on device" in result.stderr
     assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("fmt, record", [("llm-analysis", "test-gpu"), ("aiconfigurator", "test-system")])
+def test_a_record_id_altered_into_a_path_writes_nothing_outside_the_folder(cli, tmp_path, fmt, record):
+    assert cli("build").exit_code == 0
+    # A database file altered by hand, its meta untouched so that it still passes for a build of these specs.
+    connection = sqlite3.connect(cli.db)
+    with connection:
+        for table, column in (("record", "id"), ("figure", "record_id"), ("record_use", "record_id")):
+            connection.execute(f"UPDATE {table} SET {column} = '../../escaped' WHERE {column} = ?", (record,))
+    connection.close()
+    folder = tmp_path / "a" / "b" / "out"
+    result = cli("export", fmt, str(folder))
+    assert result.exit_code == 3 and "'../../escaped' in the database is not a record id" in result.stderr
+    assert not list(tmp_path.rglob("escaped*")) and not (tmp_path / "a").exists()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator
 
 from specdb.atomicwrite import make_folders, remove_folders, remove_stale_temporaries, temporary_beside
-from specdb.errors import SpecdbError, UsageError
+from specdb.errors import DatabaseError, SpecdbError, UsageError
 
 MANIFEST = "specdb-export.json"
 # Each attempt to take the target's place fails only because another export took it meanwhile.
@@ -98,6 +98,16 @@ def _place(staging: Path, target: Path) -> None:
     finally:
         for aside in retired:
             shutil.rmtree(aside, ignore_errors=True)
+
+
+def record_file(folder: Path, record_id: str, suffix: str) -> Path:
+    """The file of one record directly in folder; an id that would name a path elsewhere (a database altered by hand can hold any) or the manifest is refused."""
+    name = f"{record_id}{suffix}"
+    if Path(name).name != name or name.startswith(".") or "\0" in name:
+        raise DatabaseError(f"{record_id!r} in the database is not a record id; rebuild the database from valid specs")
+    if name == MANIFEST:
+        raise UsageError(f"record '{record_id}' would be written as {name}, the export's manifest; rename the record")
+    return folder / name
 
 
 def write_json(path: Path, value: Any) -> None:
