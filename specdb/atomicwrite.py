@@ -25,15 +25,19 @@ from typing import Iterator
 from specdb.errors import SpecdbError, UsageError
 
 PURPOSES = ("tmp", "exporting", "replaced")
+# File systems allow names of 255 bytes; a temporary adds at most 40 characters to what it keeps of its target's name.
+TARGET_NAME_CHARACTERS = 100
 
 
 def destination(path: Path) -> Path:
-    """Where a file written at `path` lands: an existing link is followed to its file; a broken link, a folder, or a missing parent is refused."""
+    """Where a file written at `path` lands: an existing link is followed to its file; a broken link, a folder, a FIFO or device, or a missing parent is refused."""
     if os.path.islink(path) and not os.path.exists(path):
         raise SpecdbError(f"{path}: a broken symbolic link (to {os.readlink(path)}); remove it or name another file")
     real = Path(os.path.realpath(path))
     if real.is_dir():
         raise UsageError(f"{path}: is a folder; name a file")
+    if real.exists() and not real.is_file():
+        raise UsageError(f"{path}: is not a regular file (a FIFO, device or socket), which a new file would replace; name a file")
     if real.parent.exists() and not real.parent.is_dir():
         raise UsageError(f"{path}: {real.parent} is not a folder")
     if not real.parent.is_dir():
@@ -47,12 +51,17 @@ def cannot_write(path: Path, error: OSError) -> SpecdbError:
 
 def temporary_beside(target: Path, purpose: str) -> Path:
     """A fresh name for a temporary in target's folder (see the module's note)."""
-    return target.with_name(f".{target.name}.{os.getpid()}.{secrets.token_hex(4)}.{purpose}")
+    return target.with_name(f".{_leading(target)}.{os.getpid()}.{secrets.token_hex(4)}.{purpose}")
+
+
+def _leading(target: Path) -> str:
+    """The start of target's name that a temporary's name carries: all of it but for a name near the length a folder allows."""
+    return target.name[:TARGET_NAME_CHARACTERS]
 
 
 def remove_stale_temporaries(target: Path) -> None:
     """Remove the temporaries beside target that a process no longer running left (one killed while writing)."""
-    left = re.compile(rf"\.{re.escape(target.name)}\.(\d+)\.[0-9a-f]{{8}}\.(?:{'|'.join(PURPOSES)})")
+    left = re.compile(rf"\.{re.escape(_leading(target))}\.(\d+)\.[0-9a-f]{{8}}\.(?:{'|'.join(PURPOSES)})")
     try:
         entries = list(os.scandir(target.parent))
     except OSError:

@@ -113,7 +113,8 @@ def test_a_link_to_an_image_is_written_through(cli, tmp_path):
     (lambda tmp: (tmp / "ladder.png").mkdir(), "ladder.png", 2, "is a folder; name a file"),
     (lambda tmp: (tmp / "notes").write_text("x"), "notes/ladder.png", 2, "notes is not a folder"),
     (lambda tmp: None, "missing/ladder.png", 2, "missing; create it first"),
-], ids=["broken link", "a folder", "below a file", "below nothing"])
+    (lambda tmp: os.mkfifo(tmp / "ladder.png"), "ladder.png", 2, "is not a regular file (a FIFO, device or socket)"),
+], ids=["broken link", "a folder", "below a file", "below nothing", "a FIFO"])
 def test_a_path_that_cannot_take_an_image_is_refused_and_nothing_is_written(cli, tmp_path, make, name, code, message):
     make(tmp_path)
     before = sorted(path.name for path in tmp_path.rglob("*"))
@@ -148,3 +149,10 @@ def test_temporaries_of_a_killed_writer_are_removed_and_a_running_ones_kept(cli,
         path.write_text("half")
     assert cli("plot", "ratios", "--output", str(output)).exit_code == 0
     assert _beside(output) == [running.name, "ladder.png"]
+
+
+def test_a_name_near_the_longest_a_folder_allows_is_written(cli, tmp_path):
+    # 251 characters and the suffix: 255, the most most file systems allow; the temporary beside it must still fit.
+    output = tmp_path / ("x" * 251 + ".svg")
+    assert cli("plot", "ratios", "--output", str(output)).exit_code == 0
+    assert output.read_text().startswith("<?xml") and _beside(output) == [output.name]
