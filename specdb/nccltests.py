@@ -128,6 +128,8 @@ def records(log: Log, *, log_name: str, platform: str, record_id: str, operation
     """The measured-figures record (a cluster record that uses the platform) and its source record, as YAML text by folder."""
     if log.operation is not None and log.operation != operation:
         raise UsageError(f"{log_name} is a {log.operation} run, not {operation}")
+    if not log_name.isprintable():  # a control character, or a byte that is not UTF-8 (decoded as a lone surrogate)
+        raise UsageError(f"{log_name!r}: the records quote the log's file name, and this one is not printable UTF-8 text; rename the file")
     library = log.library or "NCCL, version not in the log"
     source_id = f"{record_id}-log"
     hosts = f" on {len(log.hosts)} host(s)" if log.hosts else ""

@@ -336,3 +336,15 @@ def test_a_killed_imports_temporaries_are_removed_by_the_next(cli, specs, log):
     left.write_text("half")
     assert _import(cli, log, "--id", "run").exit_code == 0
     assert not left.exists() and _files(specs / "cluster") == ["run.yaml"]
+
+
+@pytest.mark.parametrize("name", [b"run\xff.log", b"run\n1.log"], ids=["not UTF-8", "a newline"])
+def test_a_log_whose_name_the_records_cannot_quote_is_refused(cli, specs, log, tmp_path, name):
+    import os
+
+    renamed = os.path.join(os.fsencode(tmp_path), name)
+    os.rename(log, renamed)
+    before = _files(specs)
+    result = _import(cli, os.fsdecode(renamed))
+    assert result.exit_code == 2 and "the records quote the log's file name, and this one is not printable UTF-8 text" in result.stderr
+    assert _files(specs) == before
