@@ -6,7 +6,7 @@ interrupt leaves what was there before; a path that cannot take what is
 written (a broken link, a folder where a file goes, a parent that is a file)
 is refused before anything is written, with the reason.
 
-A temporary is named `.<target name>.<process id>.<8 random characters>.<purpose>`:
+A temporary is named `.<target name, its first 100 characters>.<process id>.<8 hex digits>.<purpose>`:
 hidden, so the specs walk skips it, and carrying the id of the process that
 writes it, so that a later writer removes what a killed one left.
 """
@@ -84,7 +84,7 @@ def _running(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except OSError:
+    except (OSError, OverflowError):  # another user's process, or a number no process has that a name only looks like
         return True
     return True
 
@@ -129,10 +129,11 @@ def add_new_files(contents: dict[Path, str]) -> None:
             try:
                 make_folders(path.parent, made)
                 remove_stale_temporaries(path)
-                temporaries[path] = temporary_beside(path, "tmp")
-                with open(temporaries[path], "x", encoding="utf-8") as handle:
+                temporary = temporary_beside(path, "tmp")
+                with open(temporary, "x", encoding="utf-8") as handle:
+                    temporaries[path] = temporary
                     handle.write(text)
-                _flush(temporaries[path])
+                _flush(temporary)
             except OSError as error:
                 raise cannot_write(path, error) from None
         for path, temporary in temporaries.items():

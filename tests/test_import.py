@@ -243,7 +243,9 @@ def test_too_few_gpus_is_a_usage_error_that_names_the_option(cli, specs, log, op
     assert _files(specs) == before
 
 
-def test_a_huge_gpu_count_is_refused_by_validation(cli, specs, log):
+def test_a_huge_gpu_count_is_refused_by_validation(cli, specs, tmp_path):
+    log = tmp_path / "all_reduce.log"
+    log.write_text(HEADER.replace("#  Rank", "#  Host") + LARGE)  # no rank lines: the count is --gpus alone
     result = _import(cli, log, "--gpus", str(10**30))
     assert result.exit_code == 2 and "is outside the plausible range of a count" in result.stderr
     assert not (specs / "cluster").exists()
@@ -348,3 +350,19 @@ def test_a_log_whose_name_the_records_cannot_quote_is_refused(cli, specs, log, t
     result = _import(cli, os.fsdecode(renamed))
     assert result.exit_code == 2 and "the records quote the log's file name, and this one is not printable UTF-8 text" in result.stderr
     assert _files(specs) == before
+
+
+def test_a_gpu_count_the_log_contradicts_is_refused(cli, specs, log):
+    # The log lists ranks 0 to 3.
+    result = _import(cli, log, "--gpus", "8")
+    assert result.exit_code == 2 and "--gpus 8, but" in result.stderr and "all_reduce.log lists 4 ranks" in result.stderr
+    assert not (specs / "cluster").exists()
+    assert _import(cli, log, "--gpus", "4").exit_code == 0
+
+
+def test_a_log_of_one_rank_is_no_collective_run(cli, specs, tmp_path):
+    path = tmp_path / "all_reduce.log"
+    path.write_text("".join(line for line in HEADER.splitlines(keepends=True) if "Rank  1" not in line and "Rank  2" not in line and "Rank  3" not in line) + LARGE)
+    result = _import(cli, path)
+    assert result.exit_code == 2 and "the log lists 1 rank; a collective run has at least 2 GPUs" in result.stderr
+    assert not (specs / "cluster").exists()

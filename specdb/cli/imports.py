@@ -51,9 +51,14 @@ def nccl_tests(
     if specs is None and not os.environ.get(SPECS_ENV) and not is_specs_folder(Path("specs")):
         raise UsageError("no specs folder to write into: give --specs DIR (or SPECDB_SPECS), or run where ./specs is one")
     parsed = parse(read_log(log), str(log))
-    count = gpus if gpus is not None else len(parsed.devices)
-    if count < 2:
+    ranks = len(parsed.devices)
+    if gpus is not None and ranks and gpus != ranks:
+        raise UsageError(f"--gpus {gpus}, but {log} lists {ranks} ranks; leave --gpus out, or import the log of the run you mean")
+    if gpus is None and ranks == 0:
         raise UsageError(f"{log}: the number of GPUs is not in the log (no '# Rank' lines); give --gpus")
+    if gpus is None and ranks < 2:
+        raise UsageError(f"{log}: the log lists 1 rank; a collective run has at least 2 GPUs")
+    count = gpus or ranks
     try:
         day = parse_spec_date(date).day.isoformat() if date else dt.date.today().isoformat()
     except ValueError as exc:
