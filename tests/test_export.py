@@ -319,3 +319,16 @@ def test_a_record_id_altered_into_a_path_writes_nothing_outside_the_folder(cli, 
     result = cli("export", fmt, str(folder))
     assert result.exit_code == 3 and "'../../escaped' in the database is not a record id" in result.stderr
     assert not list(tmp_path.rglob("escaped*")) and not (tmp_path / "a").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_folder_is_a_clear_error(cli, tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = cli("export", "datapackage", str(folder / "out"))
+    finally:
+        folder.chmod(0o700)
+    assert result.exit_code == 3 and "cannot write the export (Permission denied)" in result.stderr
+    assert list(folder.iterdir()) == []

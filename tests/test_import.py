@@ -366,3 +366,15 @@ def test_a_log_of_one_rank_is_no_collective_run(cli, specs, tmp_path):
     result = _import(cli, path)
     assert result.exit_code == 2 and "the log lists 1 rank; a collective run has at least 2 GPUs" in result.stderr
     assert not (specs / "cluster").exists()
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_record_folder_is_a_clear_error(cli, specs, log):
+    (specs / "cluster").mkdir()
+    (specs / "cluster").chmod(0o500)
+    try:
+        result = _import(cli, log, "--id", "run")
+    finally:
+        (specs / "cluster").chmod(0o700)
+    assert result.exit_code == 3 and "cannot write (Permission denied)" in result.stderr
+    assert _files(specs / "cluster") == [] and _files(specs / "source") == ["test-datasheet.yaml"]
