@@ -31,17 +31,20 @@ TARGET_NAME_CHARACTERS = 100
 
 def destination(path: Path) -> Path:
     """Where a file written at `path` lands: an existing link is followed to its file; a broken link, a folder, a FIFO or device, or a missing parent is refused."""
-    if os.path.islink(path) and not os.path.exists(path):
-        raise SpecdbError(f"{path}: a broken symbolic link (to {os.readlink(path)}); remove it or name another file")
-    real = Path(os.path.realpath(path))
-    if real.is_dir():
-        raise UsageError(f"{path}: is a folder; name a file")
-    if real.exists() and not real.is_file():
-        raise UsageError(f"{path}: is not a regular file (a FIFO, device or socket), which a new file would replace; name a file")
-    if real.parent.exists() and not real.parent.is_dir():
-        raise UsageError(f"{path}: {real.parent} is not a folder")
-    if not real.parent.is_dir():
-        raise UsageError(f"{path}: no folder {real.parent}; create it first")
+    try:
+        if os.path.islink(path) and not os.path.exists(path):
+            raise SpecdbError(f"{path}: a broken symbolic link (to {os.readlink(path)}); remove it or name another file")
+        real = Path(os.path.realpath(path))
+        if real.is_dir():
+            raise UsageError(f"{path}: is a folder; name a file")
+        if real.exists() and not real.is_file():
+            raise UsageError(f"{path}: is not a regular file (a FIFO, device or socket), which a new file would replace; name a file")
+        if real.parent.exists() and not real.parent.is_dir():
+            raise UsageError(f"{path}: {real.parent} is not a folder")
+        if not real.parent.is_dir():
+            raise UsageError(f"{path}: no folder {real.parent}; create it first")
+    except OSError as error:  # a name too long, a folder that cannot be searched
+        raise cannot_write(path, error) from None
     return real
 
 

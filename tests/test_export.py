@@ -332,3 +332,15 @@ def test_an_unwritable_folder_is_a_clear_error(cli, tmp_path):
         folder.chmod(0o700)
     assert result.exit_code == 3 and "cannot write the export (Permission denied)" in result.stderr
     assert list(folder.iterdir()) == []
+
+
+def test_a_broken_link_on_the_way_is_refused_and_nothing_made_where_it_points(cli, tmp_path):
+    (tmp_path / "exports").symlink_to(tmp_path / "elsewhere")
+    result = cli("export", "datapackage", str(tmp_path / "exports" / "out"))
+    assert result.exit_code == 3 and f"{tmp_path / 'exports'} is a broken symbolic link" in result.stderr
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_name_longer_than_a_folder_allows_is_a_clear_error(cli, tmp_path):
+    result = cli("export", "datapackage", str(tmp_path / ("y" * 300)))
+    assert result.exit_code == 3 and "cannot write the export (File name too long)" in result.stderr

@@ -251,6 +251,13 @@ def test_a_huge_gpu_count_is_refused_by_validation(cli, specs, tmp_path):
     assert not (specs / "cluster").exists()
 
 
+@pytest.mark.parametrize("option", ["--id", "--date"])
+def test_an_empty_id_or_date_is_a_usage_error_not_the_default(cli, specs, log, option):
+    result = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", option, "")
+    assert result.exit_code == 2 and f"{option} is empty" in result.stderr
+    assert not (specs / "cluster").exists()
+
+
 def test_an_empty_platform_is_a_usage_error(cli, specs, log):
     # A second platform, so that an empty name cannot stand for the only one.
     (specs / "system" / "test-system-2.yaml").write_text((specs / "system" / "test-system.yaml").read_text().replace("id: test-system", "id: test-system-2"))

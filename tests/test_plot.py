@@ -156,3 +156,8 @@ def test_a_name_near_the_longest_a_folder_allows_is_written(cli, tmp_path):
     output = tmp_path / ("x" * 251 + ".svg")
     assert cli("plot", "ratios", "--output", str(output)).exit_code == 0
     assert output.read_text().startswith("<?xml") and _beside(output) == [output.name]
+
+
+def test_a_name_longer_than_a_folder_allows_is_a_clear_error(cli, tmp_path):
+    result = cli("plot", "ratios", "--output", str(tmp_path / ("z" * 300 + ".png")))
+    assert result.exit_code == 3 and "cannot write (File name too long)" in result.stderr

@@ -44,8 +44,9 @@ def nccl_tests(
     from specdb.schema import ID_PATTERN, parse_spec_date
     from specdb.tiers import platforms
 
-    if not platform.strip():
-        raise UsageError("--platform is empty; give the platform's record id or alias")
+    for flag, value in (("--platform", platform), ("--id", record_id), ("--date", date)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} is empty; give a value or leave the option out")
     if gpus is not None and gpus < 2:
         raise UsageError(f"--gpus {gpus}: a collective run has at least 2 GPUs")
     if specs is None and not os.environ.get(SPECS_ENV) and not is_specs_folder(Path("specs")):

@@ -27,13 +27,19 @@ PLACE_ATTEMPTS = 100
 
 
 def named_folder(folder: str | os.PathLike[str]) -> Path:
-    """The absolute path of the folder named; an empty name or a broken link is refused."""
+    """The absolute path of the folder named, links followed; an empty name, or a broken link on the way, is refused."""
     text = os.fspath(folder)
     if not text.strip():
         raise UsageError("the export folder is empty; name a folder")
-    if os.path.islink(text) and not os.path.exists(text):
-        raise SpecdbError(f"{text}: a broken symbolic link (to {os.readlink(text)}); remove it or name another folder")
-    return Path(text).resolve()
+    try:
+        absolute = Path(os.path.abspath(text))
+        for each in (absolute, *absolute.parents):
+            if os.path.islink(each) and not os.path.exists(each):
+                broken = "" if each == absolute else f" {each} is"
+                raise SpecdbError(f"{text}:{broken} a broken symbolic link (to {os.readlink(each)}); remove it or name another folder")
+        return absolute.resolve()
+    except OSError as exc:  # a name too long, a folder that cannot be searched
+        raise SpecdbError(f"{text}: cannot write the export ({exc.strerror or exc})") from None
 
 
 def check_target(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = ()) -> None:
@@ -53,11 +59,11 @@ def check_target(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = (
 @contextmanager
 def replacing(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = ()) -> Iterator[Path]:
     """A fresh folder beside target to write into; when the block ends without error it takes target's place."""
-    check_target(target, force, kept)
     staging = temporary_beside(target, "exporting")
     made: list[Path] = []
     try:
         try:
+            check_target(target, force, kept)
             make_folders(target.parent, made)
             remove_stale_temporaries(target)
             staging.mkdir()
