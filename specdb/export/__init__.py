@@ -44,8 +44,8 @@ def export(connection: sqlite3.Connection, about: dict[str, Any], fmt: str, targ
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format '{fmt}'; one of: {', '.join(FORMATS)}")
     writer = importlib.import_module(FORMATS[fmt][0])
-    path = named_folder(target)
-    with replacing(path, force, _read_or_stood_in(connection, about)) as folder:
+    destination = named_folder(target)
+    with replacing(destination, force, _read_or_stood_in(connection, about)) as folder:
         details = writer.write(connection, about, folder)
         files = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file())
         write_json(folder / MANIFEST, {
@@ -59,7 +59,7 @@ def export(connection: sqlite3.Connection, about: dict[str, Any], fmt: str, targ
             "files": files,
             **details,
         })
-    return ExportResult(path, [*files, MANIFEST])
+    return ExportResult(destination, [*files, MANIFEST])
 
 
 def _read_or_stood_in(connection: sqlite3.Connection, about: dict[str, Any]) -> list[tuple[Path, str]]:
