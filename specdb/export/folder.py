@@ -14,6 +14,7 @@ import errno
 import json
 import os
 import shutil
+import stat
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Iterable, Iterator
@@ -43,17 +44,23 @@ def named_folder(folder: str | os.PathLike[str]) -> Path:
 
 
 def check_target(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = ()) -> None:
-    """Refuse a file, a folder holding one of `kept` (path, what it is), or a non-empty folder that no earlier export wrote, unless forced."""
-    if target.exists() and not target.is_dir():
-        raise UsageError(f"{target}: exists and is not a folder")
+    """Refuse a file, a folder holding one of `kept` (path, what it is), or a non-empty folder that no earlier export wrote, unless forced.
+
+    Another export may move the folder aside at any moment: one that is gone is no folder to keep.
+    """
     for path, what in kept:
         if target == path or target in path.parents:
             relation = "is" if target == path else "holds"
             raise UsageError(f"{target}: {relation} {what}, and an export replaces its folder whole; name another folder")
-    if force or not target.is_dir() or (target / MANIFEST).is_file():
+    try:
+        if not stat.S_ISDIR(target.stat().st_mode):
+            raise UsageError(f"{target}: exists and is not a folder")
+        names = os.listdir(target)  # one listing: the folder it shows is the one judged
+    except FileNotFoundError:
         return
-    if any(target.iterdir()):
-        raise UsageError(f"{target}: folder is not empty and holds no earlier specdb export; choose another folder or pass --force")
+    if force or not names or MANIFEST in names:
+        return
+    raise UsageError(f"{target}: folder is not empty and holds no earlier specdb export; choose another folder or pass --force")
 
 
 @contextmanager
