@@ -338,13 +338,14 @@ def test_exports_killed_mid_write_leave_the_earlier_export_or_none_and_the_next_
     for _ in range(8):
         process = subprocess.Popen(_export(specs, db, folder), stderr=subprocess.DEVNULL)
         # Killed at a random moment once its temporary folder exists: mid-write, or while the folders change places.
-        while process.poll() is None and not any(path.name != "out" for path in folder.parent.iterdir()):
+        own = f".out.{process.pid}."
+        while process.poll() is None and not any(path.name.startswith(own) for path in folder.parent.iterdir()):
             time.sleep(0.001)
         time.sleep(chance.uniform(0, 0.03))
         process.send_signal(signal.SIGKILL)
         process.wait()
         assert not folder.exists() or _files(folder) == reference_export
-        left_behind += any(path.name != "out" for path in folder.parent.iterdir())
+        left_behind += any(path.name.startswith(own) for path in folder.parent.iterdir())
     assert left_behind, "no kill landed while an export was writing"
     subprocess.run(_export(specs, db, folder), check=True, capture_output=True)
     assert _files(folder) == reference_export
