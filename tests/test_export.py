@@ -210,7 +210,7 @@ def test_the_working_folder_and_its_parents_are_never_replaced(cli, tmp_path, mo
     (folder / "notes.txt").write_text("the user's, beside an earlier export")
     before = _tree(tmp_path / "out")
     monkeypatch.chdir(folder)
-    for name, relation in ((".", "is"), ("..", "holds"), (str(folder), "is")):
+    for name, relation in ((".", "is"), ("..", "holds"), (str(folder), "is"), ("/", "holds")):
         for force in ((), ("--force",)):
             result = cli("export", "datasette", name, *force)
             assert result.exit_code == 2 and f"{relation} the working folder, and an export replaces its folder whole" in result.stderr

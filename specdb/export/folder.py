@@ -66,11 +66,12 @@ def check_target(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = (
 @contextmanager
 def replacing(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = ()) -> Iterator[Path]:
     """A fresh folder beside target to write into; when the block ends without error it takes target's place."""
-    staging = temporary_beside(target, "exporting")
+    staging: Path | None = None
     made: list[Path] = []
     try:
         try:
             check_target(target, force, kept)
+            staging = temporary_beside(target, "exporting")
             make_folders(target.parent, made)
             remove_stale_temporaries(target)
             staging.mkdir()
@@ -79,7 +80,8 @@ def replacing(target: Path, force: bool, kept: Iterable[tuple[Path, str]] = ()) 
         except OSError as exc:
             raise SpecdbError(f"{target}: cannot write the export ({exc.strerror or exc})") from None
     except BaseException:  # staging took target's place only when nothing failed
-        shutil.rmtree(staging, ignore_errors=True)
+        if staging is not None:
+            shutil.rmtree(staging, ignore_errors=True)
         remove_folders(made)
         raise
 
