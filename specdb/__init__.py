@@ -22,7 +22,6 @@ validated or a database is built, never on import.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -46,6 +45,7 @@ __all__ = [
 
 if TYPE_CHECKING:
     import sqlite3
+    from pathlib import Path
 
     from specdb.builder import BuildResult
     from specdb.check import Database, Finding
@@ -128,9 +128,10 @@ def write_export(
     """Write the data in one export format (`datapackage`, `datasette`, `llm-analysis`, `aiconfigurator`) into folder.
 
     The folder is replaced whole when it holds an earlier export; a non-empty
-    folder no export wrote raises `specdb.errors.UsageError` unless force.
-    Defaults for specs and db as for `build`, `refresh` as for `connect`; the
-    manifest names the content hash of the data exported.
+    folder no export wrote raises `specdb.errors.UsageError` unless force, as
+    do an empty name and a folder that holds the working folder, the specs or
+    the database. Defaults for specs and db as for `build`, `refresh` as for
+    `connect`; the manifest names the content hash of the data exported.
     """
     from specdb.export import export
     from specdb.locations import resolve_db, resolve_specs
@@ -140,7 +141,7 @@ def write_export(
     db_path = resolve_db(db, specs_dir)
     connection = open_fresh(db_path, specs_dir, refresh=refresh)
     try:
-        return export(connection, _describe(connection, specs_dir, db_path), fmt, Path(folder), force)
+        return export(connection, _describe(connection, specs_dir, db_path), fmt, folder, force)
     finally:
         connection.close()
 

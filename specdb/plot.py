@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from specdb.atomicwrite import destination, replacing_file
 from specdb.errors import MissingExtra, UsageError
 
 FORMATS = (".png", ".svg")
@@ -15,11 +16,10 @@ _TIER_STYLE = (("memory_gbps", "memory (HBM)", "#4c72b0"), ("scale_up_gbps", "sc
 
 
 def plot_ladder(rows: list[dict[str, Any]], output: Path, basis: str) -> Path:
-    """Draw one column of three bars per platform, in the rows' (generation) order, with the ratios above."""
+    """Draw one column of three bars per platform, in the rows' (generation) order, with the ratios above; the image replaces output whole or not at all."""
     if output.suffix.lower() not in FORMATS:
         raise UsageError(f"--output must end in {' or '.join(FORMATS)}")
-    if not output.parent.is_dir():
-        raise UsageError(f"--output {output}: no folder {output.parent}; create it first")
+    destination(output)
     try:
         import matplotlib
 
@@ -51,6 +51,9 @@ def plot_ladder(rows: list[dict[str, Any]], output: Path, basis: str) -> Path:
     axes.legend(loc="upper left", fontsize=8)
     axes.grid(axis="y", which="major", alpha=0.3)
     figure.tight_layout()
-    figure.savefig(output)
-    plt.close(figure)
+    try:
+        with replacing_file(output) as temporary:
+            figure.savefig(temporary, format=output.suffix.lower()[1:])
+    finally:
+        plt.close(figure)
     return output

@@ -259,11 +259,11 @@ class SourceRecord(Strict):
         return self
 
 
-_DOMAIN = re.compile(r"^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$")
+_DOMAIN = re.compile(r"[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+")
 
 
 def parse_domain(text: Any) -> str:
-    if not isinstance(text, str) or not _DOMAIN.match(text):
+    if not isinstance(text, str) or not _DOMAIN.fullmatch(text):
         raise ValueError(f"'{text}' is not a domain name such as example.com (lowercase, without scheme or path)")
     return text
 

@@ -187,3 +187,160 @@ def test_the_readme_shows_every_export_format():
     readme = (REPO / "README.md").read_text()
     for fmt in FORMATS:
         assert f"`specdb export {fmt} DIR`" in readme
+
+
+def _tree(folder):
+    """Every path under folder with the bytes of each file: what a refused export must leave as it was."""
+    return {path.relative_to(folder).as_posix(): path.read_bytes() if path.is_file() else None for path in sorted(folder.rglob("*"))}
+
+
+@pytest.mark.parametrize("force", [(), ("--force",)], ids=["plain", "forced"])
+def test_an_empty_folder_name_is_refused_and_the_working_folder_kept(cli, tmp_path, monkeypatch, force):
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "mine.txt").write_text("keep me")
+    monkeypatch.chdir(work)
+    result = cli("export", "datapackage", "", *force)
+    assert result.exit_code == 2 and "the export folder is empty; name a folder" in result.stderr
+    assert _tree(work) == {"mine.txt": b"keep me"}
+
+
+def test_the_working_folder_and_its_parents_are_never_replaced(cli, tmp_path, monkeypatch):
+    folder = exported(cli, "datapackage", tmp_path / "out" / "package")
+    (folder / "notes.txt").write_text("the user's, beside an earlier export")
+    before = _tree(tmp_path / "out")
+    monkeypatch.chdir(folder)
+    for name, relation in ((".", "is"), ("..", "holds"), (str(folder), "is"), ("/", "holds")):
+        for force in ((), ("--force",)):
+            result = cli("export", "datasette", name, *force)
+            assert result.exit_code == 2 and f"{relation} the working folder, and an export replaces its folder whole" in result.stderr
+    assert _tree(tmp_path / "out") == before
+
+
+def test_a_folder_that_holds_what_the_export_reads_is_never_replaced(cli, tmp_path):
+    before = _tree(tmp_path / "specs")
+    # tmp_path holds both the specs and the database.
+    for folder, what in ((cli.specs, "is the specs folder the export reads"), (cli.specs / "..", "holds the specs folder the export reads")):
+        result = cli("export", "datapackage", str(folder), "--force")
+        assert result.exit_code == 2 and what in result.stderr
+    assert _tree(tmp_path / "specs") == before
+    (tmp_path / "data").mkdir()
+    database = tmp_path / "data" / "specdb.sqlite"
+    from specdb.cli import app
+
+    result = cli.runner.invoke(app, ["export", "datapackage", str(tmp_path / "data"), "--force", "--specs", str(cli.specs), "--db", str(database)])
+    assert result.exit_code == 2 and "holds the database the export reads" in result.stderr
+    assert database.exists()
+
+
+def test_a_broken_link_is_refused_and_nothing_is_written_where_it_points(cli, tmp_path):
+    link = tmp_path / "out"
+    link.symlink_to(tmp_path / "elsewhere" / "out")
+    result = cli("export", "datapackage", str(link))
+    assert result.exit_code == 3 and "a broken symbolic link" in result.stderr
+    assert link.is_symlink() and not (tmp_path / "elsewhere").exists()
+
+
+def test_a_link_to_an_earlier_export_is_replaced_through_it(cli, tmp_path):
+    real = exported(cli, "datapackage", tmp_path / "real")
+    link = tmp_path / "out"
+    link.symlink_to(real)
+    exported(cli, "datasette", link)
+    assert link.is_symlink() and (real / "metadata.json").exists() and not (real / "datapackage.json").exists()
+
+
+def test_a_full_disk_leaves_the_earlier_export_whole(cli, tmp_path, monkeypatch):
+    import errno
+
+    import specdb.export
+
+    folder = exported(cli, "datapackage", tmp_path / "out")
+    before = _tree(folder)
+
+    def full(path, value):
+        path.write_text("{\n  half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(specdb.export, "write_json", full)
+    result = cli("export", "datasette", str(folder))
+    assert result.exit_code == 3 and f"{folder}: cannot write the export (No space left on device)" in result.stderr
+    assert _tree(folder) == before
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+
+
+@pytest.mark.parametrize("fmt", ["datasette", "datapackage"])
+def test_a_file_size_limit_leaves_the_earlier_export_whole(cli, tmp_path, fmt):
+    import resource
+    import signal
+
+    from conftest import REPO
+
+    folder = exported(cli, "llm-analysis", tmp_path / "out")
+    before = _tree(folder)
+
+    def limited():
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead of killing
+        resource.setrlimit(resource.RLIMIT_FSIZE, (2048, 2048))
+
+    result = subprocess.run(
+        [sys.executable, "-m", "specdb", "export", fmt, str(folder), "--specs", str(cli.specs), "--db", str(cli.db)],
+        capture_output=True, text=True, preexec_fn=limited, env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    assert result.returncode == 3 and "cannot write" in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert _tree(folder) == before
+    assert [path.name for path in tmp_path.iterdir() if path.name.startswith(".")] == []
+
+
+def test_a_failed_export_leaves_no_folder_it_made(cli, tmp_path, monkeypatch):
+    import errno
+
+    import specdb.export
+
+    def full(path, value):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    assert cli("build").exit_code == 0
+    monkeypatch.setattr(specdb.export, "write_json", full)
+    result = cli("export", "datapackage", str(tmp_path / "new" / "deeper" / "out"))
+    assert result.exit_code == 3 and "No space left on device" in result.stderr
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("fmt, record", [("llm-analysis", "test-gpu"), ("aiconfigurator", "test-system")])
+def test_a_record_id_altered_into_a_path_writes_nothing_outside_the_folder(cli, tmp_path, fmt, record):
+    assert cli("build").exit_code == 0
+    # A database file altered by hand, its meta untouched so that it still passes for a build of these specs.
+    connection = sqlite3.connect(cli.db)
+    with connection:
+        for table, column in (("record", "id"), ("figure", "record_id"), ("record_use", "record_id")):
+            connection.execute(f"UPDATE {table} SET {column} = '../../escaped' WHERE {column} = ?", (record,))
+    connection.close()
+    folder = tmp_path / "a" / "b" / "out"
+    result = cli("export", fmt, str(folder))
+    assert result.exit_code == 3 and "'../../escaped' in the database is not a record id" in result.stderr
+    assert not list(tmp_path.rglob("escaped*")) and not (tmp_path / "a").exists()
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_folder_is_a_clear_error(cli, tmp_path):
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    folder.chmod(0o500)
+    try:
+        result = cli("export", "datapackage", str(folder / "out"))
+    finally:
+        folder.chmod(0o700)
+    assert result.exit_code == 3 and "cannot write the export (Permission denied)" in result.stderr
+    assert list(folder.iterdir()) == []
+
+
+def test_a_broken_link_on_the_way_is_refused_and_nothing_made_where_it_points(cli, tmp_path):
+    (tmp_path / "exports").symlink_to(tmp_path / "elsewhere")
+    result = cli("export", "datapackage", str(tmp_path / "exports" / "out"))
+    assert result.exit_code == 3 and f"{tmp_path / 'exports'} is a broken symbolic link" in result.stderr
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_name_longer_than_a_folder_allows_is_a_clear_error(cli, tmp_path):
+    result = cli("export", "datapackage", str(tmp_path / ("y" * 300)))
+    assert result.exit_code == 3 and "cannot write the export (File name too long)" in result.stderr

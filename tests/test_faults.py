@@ -263,3 +263,90 @@ def test_a_temporary_folder_without_room_for_the_checks_across_records_is_a_data
     with pytest.raises(DatabaseError, match=r"^cannot keep what the checks across records need in a temporary file \(database or disk is full\); set TMPDIR"):
         for number in range(1000):
             table.add(f"source-{number}", SourceLinks(f"source/source-{number}.yaml"))
+
+
+def _export(specs: Path, db: Path, folder: Path, start: Path | None = None) -> list[str]:
+    """An export in a child process; with `start`, the child begins only once that file exists, so that several begin together."""
+    wait = f"import os, time\nwhile not os.path.exists({str(start)!r}): time.sleep(0.001)\n" if start else ""
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from specdb.cli import main, typer_app\n{wait}main()"
+    return [sys.executable, "-c", code, "export", "datapackage", str(folder), "--specs", str(specs), "--db", str(db)]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+
+
+@pytest.fixture
+def reference_export(specs, db, tmp_path) -> dict[str, bytes]:
+    """The files of the test data's datapackage export, made once, alone (an export of the same data gives the same bytes)."""
+    build(specs, db)
+    subprocess.run(_export(specs, db, tmp_path / "reference"), check=True, capture_output=True)
+    return _files(tmp_path / "reference")
+
+
+def test_exports_to_one_folder_at_once_end_with_one_whole_export_and_nothing_left(specs, db, tmp_path, reference_export):
+    folder = tmp_path / "exports" / "out"
+    start = tmp_path / "start"
+    exports = [subprocess.Popen(_export(specs, db, folder, start), stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    start.touch()
+    for process in exports:
+        _, errors = process.communicate(timeout=120)
+        assert process.returncode == 0, errors
+    assert _files(folder) == reference_export
+    assert [path.name for path in folder.parent.iterdir()] == ["out"]
+
+
+def _replace_again_and_again(target: Path, writer: int, start, failures) -> None:
+    from specdb.export.folder import MANIFEST, replacing
+
+    start.wait()
+    for round_ in range(40):
+        try:
+            with replacing(target, force=False) as folder:
+                for name in ("a.txt", "b.txt", MANIFEST):
+                    (folder / name).write_text(f"{writer}.{round_}")
+        except Exception as error:  # any failure is what this test looks for
+            failures.put(repr(error))
+
+
+def test_folders_replaced_by_many_processes_at_once_end_whole_with_nothing_left(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    target = tmp_path / "exports" / "out"
+    start, failures = context.Event(), context.Queue()
+    writers = [context.Process(target=_replace_again_and_again, args=(target, writer, start, failures)) for writer in range(4)]
+    for process in writers:
+        process.start()
+    start.set()
+    for process in writers:
+        process.join(timeout=120)
+        assert process.exitcode == 0
+    assert failures.empty(), failures.get()
+    written = {path.name: path.read_text() for path in target.iterdir()}
+    assert sorted(written) == ["a.txt", "b.txt", "specdb-export.json"] and len(set(written.values())) == 1
+    assert [path.name for path in target.parent.iterdir()] == ["out"]
+
+
+def test_exports_killed_mid_write_leave_the_earlier_export_or_none_and_the_next_export_sweeps_up(specs, db, tmp_path, reference_export):
+    import random
+
+    folder = tmp_path / "exports" / "out"
+    subprocess.run(_export(specs, db, folder), check=True, capture_output=True)
+    chance = random.Random(20261202)
+    left_behind = 0
+    for _ in range(8):
+        process = subprocess.Popen(_export(specs, db, folder), stderr=subprocess.DEVNULL)
+        # Killed at a random moment once its temporary folder exists: mid-write, or while the folders change places.
+        own = f".out.{process.pid}."
+        while process.poll() is None and not any(path.name.startswith(own) for path in folder.parent.iterdir()):
+            time.sleep(0.001)
+        time.sleep(chance.uniform(0, 0.03))
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        assert not folder.exists() or _files(folder) == reference_export
+        left_behind += any(path.name.startswith(own) for path in folder.parent.iterdir())
+    assert left_behind, "no kill landed while an export was writing"
+    subprocess.run(_export(specs, db, folder), check=True, capture_output=True)
+    assert _files(folder) == reference_export
+    assert [path.name for path in folder.parent.iterdir()] == ["out"]

@@ -1,5 +1,7 @@
 """specdb import nccl-tests: a run's log becomes a valid measured-figures record that calibrates the estimate."""
 
+import datetime as dt
+
 import pytest
 
 from specdb.collective import estimate
@@ -155,3 +157,231 @@ def test_a_log_without_ranks_says_neither_hosts_nor_devices():
                    operation="all-gather", algorithm="ring", accelerators=8, date="2026-12-01")["cluster"]
     assert 'method: "nccl-tests all_gather_perf on 8 GPUs with algorithm ring; in-place busbw at 8589934592 bytes (bare.log, line 1)"' in text
     assert 'library: "NCCL, version not in the log"}' in text
+
+
+def _files(folder):
+    return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*"))
+
+
+def _import(cli, log, *extra):
+    return cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--date", "2026-11-30", *extra)
+
+
+NEXT_YEAR = (dt.date.today() + dt.timedelta(days=366)).isoformat()
+
+
+@pytest.mark.parametrize("rows, extra, message", [
+    # The largest row is what the record keeps: a busbw of zero, or of 10^30 GB/s (beyond 1 EB/s), is no figure.
+    (rows_of((8589934592, "0.00")), (), "'0 GB/s' must be greater than zero"),
+    (rows_of((8589934592, "1e30")), (), "'1e+30 GB/s' is outside the plausible range of a bandwidth"),
+    # 2 x 10^21 bytes is 2 ZB, over the 1 ZB bound on a size.
+    (rows_of((2 * 10**21, "380.00")), (), "'2000000000000000000000 B' is outside the plausible range of a size"),
+    (rows_of((8589934592, "380.00")), ("--date", NEXT_YEAR), f"'{NEXT_YEAR}' is in the future"),
+    # test-gpu is the accelerator's id.
+    (rows_of((8589934592, "380.00")), ("--id", "test-gpu"), "id 'test-gpu' is already used by"),
+], ids=["zero busbw", "busbw of 1e30 GB/s", "size of 2 ZB", "date in the future", "id taken"])
+def test_records_that_would_not_validate_are_refused_and_nothing_is_written(cli, specs, tmp_path, rows, extra, message):
+    log = tmp_path / "all_reduce.log"
+    log.write_text(HEADER + rows)
+    before = _files(specs)
+    result = _import(cli, log, *extra)
+    assert result.exit_code == 2, result.output
+    assert "all_reduce.log: the records made from it do not validate with the specs; nothing was written" in result.stderr
+    assert message in result.stderr
+    assert _files(specs) == before
+    assert cli("validate").exit_code == 0
+
+
+@pytest.mark.parametrize("busbw", ["-5.0", "1e999"])
+def test_a_negative_or_infinite_bandwidth_is_refused_at_its_line(cli, specs, tmp_path, busbw):
+    log = tmp_path / "all_reduce.log"
+    log.write_text(HEADER + rows_of((8589934592, busbw)))
+    before = _files(specs)
+    result = _import(cli, log)
+    # The header is 14 lines: the row is line 15.
+    assert result.exit_code == 2 and "all_reduce.log:15: a bandwidth that is negative or not finite is not a measurement" in result.stderr
+    assert _files(specs) == before
+
+
+def test_an_id_with_a_trailing_newline_is_not_an_id(cli, specs, log):
+    before = _files(specs)
+    result = _import(cli, log, "--id", "run\n")
+    assert result.exit_code == 2 and "--id 'run\\n' is not a record id" in result.stderr
+    assert _files(specs) == before
+
+
+SECOND_RUN = HEADER + SMALL + LARGE
+
+
+@pytest.mark.parametrize("content, message", [
+    # Two whole runs: the second header's "Collective test starting" is its line 2, after 16 lines of the first run.
+    (SECOND_RUN + SECOND_RUN, "all_reduce.log:18: a second 'Collective test starting' line"),
+    # The second run's header without its first two lines (the banner among them): it starts on line 17 with the
+    # header's line 3, so its rank 0 (the header's line 6) is on line 20.
+    (SECOND_RUN + HEADER.split("\n", 2)[2] + LARGE, "all_reduce.log:20: rank 0 is listed a second time"),
+    # Only the rows again: the 1 MiB row first seen on line 15.
+    (SECOND_RUN + SMALL + LARGE, "all_reduce.log:17: a second row for 1048576 bytes (the first is line 15)"),
+])
+def test_a_log_of_two_runs_is_refused_at_the_line_where_the_second_begins(cli, specs, tmp_path, content, message):
+    log = tmp_path / "all_reduce.log"
+    log.write_text(content)
+    before = _files(specs)
+    result = _import(cli, log)
+    assert result.exit_code == 2 and message in result.stderr and "the log holds more than one run" in result.stderr
+    assert _files(specs) == before
+
+
+@pytest.mark.parametrize("option, message", [
+    (("--gpus=-3",), "--gpus -3: a collective run has at least 2 GPUs"),
+    (("--gpus", "0"), "--gpus 0: a collective run has at least 2 GPUs"),
+    (("--gpus", "1"), "--gpus 1: a collective run has at least 2 GPUs"),
+])
+def test_too_few_gpus_is_a_usage_error_that_names_the_option(cli, specs, log, option, message):
+    before = _files(specs)
+    result = _import(cli, log, *option)
+    assert result.exit_code == 2 and message in result.stderr
+    assert _files(specs) == before
+
+
+def test_a_huge_gpu_count_is_refused_by_validation(cli, specs, tmp_path):
+    log = tmp_path / "all_reduce.log"
+    log.write_text(HEADER.replace("#  Rank", "#  Host") + LARGE)  # no rank lines: the count is --gpus alone
+    result = _import(cli, log, "--gpus", str(10**30))
+    assert result.exit_code == 2 and "is outside the plausible range of a count" in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+@pytest.mark.parametrize("option", ["--id", "--date"])
+def test_an_empty_id_or_date_is_a_usage_error_not_the_default(cli, specs, log, option):
+    result = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", option, "")
+    assert result.exit_code == 2 and f"{option} is empty" in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+def test_an_empty_platform_is_a_usage_error(cli, specs, log):
+    # A second platform, so that an empty name cannot stand for the only one.
+    (specs / "system" / "test-system-2.yaml").write_text((specs / "system" / "test-system.yaml").read_text().replace("id: test-system", "id: test-system-2"))
+    result = cli("import", "nccl-tests", str(log), "-p", "", "--algorithm", "ring")
+    assert result.exit_code == 2 and "--platform is empty" in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+def test_without_a_specs_folder_named_nothing_is_written_into_the_bundled_data(log, tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+    from specdb.resources import bundled_specs
+
+    monkeypatch.chdir(tmp_path)
+    before = _files(bundled_specs())
+    result = CliRunner().invoke(app, ["import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring"])
+    assert result.exit_code == 2 and "no specs folder to write into" in result.stderr
+    assert _files(bundled_specs()) == before
+
+
+def test_a_record_folder_that_cannot_be_made_leaves_no_file(cli, specs, log):
+    # A file where the cluster folder belongs: the source record, written first, must not stay on its own.
+    (specs / "cluster").write_text("not a folder\n")
+    result = _import(cli, log, "--id", "run")
+    assert result.exit_code == 3 and f"{specs / 'cluster' / 'run.yaml'}: cannot write" in result.stderr
+    assert not (specs / "source" / "run-log.yaml").exists()
+    assert [path.name for path in (specs / "source").iterdir()] == ["test-datasheet.yaml"]
+
+
+def test_a_record_that_appears_meanwhile_is_kept_and_the_import_leaves_nothing(cli, specs, log, monkeypatch):
+    import os
+
+    link = os.link
+
+    def link_then_taken(source, target):
+        if str(target).endswith("cluster/run.yaml"):  # another process wrote it between the check and the link
+            raise FileExistsError(17, "File exists")
+        link(source, target)
+
+    monkeypatch.setattr(os, "link", link_then_taken)
+    (specs / "cluster").mkdir()
+    result = _import(cli, log, "--id", "run")
+    assert result.exit_code == 2 and "cluster/run.yaml exists already" in result.stderr
+    assert _files(specs / "source") == ["test-datasheet.yaml"] and _files(specs / "cluster") == []
+
+
+def test_a_full_disk_leaves_no_file(cli, specs, log, monkeypatch):
+    import errno
+    import os
+
+    def full(descriptor):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    assert cli("build").exit_code == 0  # the database is in place: only the import writes
+    monkeypatch.setattr(os, "fsync", full)
+    before = _files(specs)
+    result = _import(cli, log, "--id", "run")
+    assert result.exit_code == 3 and "cannot write (No space left on device)" in result.stderr
+    assert _files(specs) == before
+
+
+@pytest.mark.parametrize("path, message", [
+    ("/dev/zero", "/dev/zero: cannot be read (larger than 64 MiB, more than the output of one run)"),
+    # "# nccl-tests " is 13 bytes: the 14th is the first that is not UTF-8.
+    ("not-utf8.log", "not-utf8.log: cannot be read (not UTF-8 text: byte 14)"),
+    (".", ": cannot be read (Is a directory)"),
+])
+def test_what_is_not_a_readable_log_is_refused_without_reading_it_all(cli, specs, tmp_path, path, message):
+    (tmp_path / "not-utf8.log").write_bytes(b"# nccl-tests \xff\xfe\n")
+    result = _import(cli, path if path.startswith("/") else str(tmp_path / path))
+    assert result.exit_code == 2 and message in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+def test_a_killed_imports_temporaries_are_removed_by_the_next(cli, specs, log):
+    import subprocess
+    import sys
+
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (specs / "cluster").mkdir()
+    # What an import killed after writing its temporaries leaves: hidden, and named with its process id.
+    left = specs / "cluster" / f".run.yaml.{dead.pid}.0123abcd.tmp"
+    left.write_text("half")
+    assert _import(cli, log, "--id", "run").exit_code == 0
+    assert not left.exists() and _files(specs / "cluster") == ["run.yaml"]
+
+
+@pytest.mark.parametrize("name", [b"run\xff.log", b"run\n1.log"], ids=["not UTF-8", "a newline"])
+def test_a_log_whose_name_the_records_cannot_quote_is_refused(cli, specs, log, tmp_path, name):
+    import os
+
+    renamed = os.path.join(os.fsencode(tmp_path), name)
+    os.rename(log, renamed)
+    before = _files(specs)
+    result = _import(cli, os.fsdecode(renamed))
+    assert result.exit_code == 2 and "the records quote the log's file name, and this one is not printable UTF-8 text" in result.stderr
+    assert _files(specs) == before
+
+
+def test_a_gpu_count_the_log_contradicts_is_refused(cli, specs, log):
+    # The log lists ranks 0 to 3.
+    result = _import(cli, log, "--gpus", "8")
+    assert result.exit_code == 2 and "--gpus 8, but" in result.stderr and "all_reduce.log lists 4 ranks" in result.stderr
+    assert not (specs / "cluster").exists()
+    assert _import(cli, log, "--gpus", "4").exit_code == 0
+
+
+def test_a_log_of_one_rank_is_no_collective_run(cli, specs, tmp_path):
+    path = tmp_path / "all_reduce.log"
+    path.write_text("".join(line for line in HEADER.splitlines(keepends=True) if "Rank  1" not in line and "Rank  2" not in line and "Rank  3" not in line) + LARGE)
+    result = _import(cli, path)
+    assert result.exit_code == 2 and "the log lists 1 rank; a collective run has at least 2 GPUs" in result.stderr
+    assert not (specs / "cluster").exists()
+
+
+@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="permissions do not bind root")
+def test_an_unwritable_record_folder_is_a_clear_error(cli, specs, log):
+    (specs / "cluster").mkdir()
+    (specs / "cluster").chmod(0o500)
+    try:
+        result = _import(cli, log, "--id", "run")
+    finally:
+        (specs / "cluster").chmod(0o700)
+    assert result.exit_code == 3 and "cannot write (Permission denied)" in result.stderr
+    assert _files(specs / "cluster") == [] and _files(specs / "source") == ["test-datasheet.yaml"]

@@ -256,6 +256,13 @@ def test_an_excluded_domain_is_written_as_a_bare_host_name(tmp_path, domain):
     assert found == [("policy.yaml", 2, 27, message, "invalid-value")]
 
 
+def test_an_excluded_domain_with_a_trailing_newline_is_not_a_domain(tmp_path):
+    # Such a name would match no host: the exclusion would silently exclude nothing.
+    found = _problems(tmp_path, {"policy.yaml": 'schema: 1\nexcluded_source_domains: ["mirror.example\\n"]\n'})
+    message = "excluded_source_domains[0]: 'mirror.example\n' is not a domain name such as example.com (lowercase, without scheme or path)"
+    assert found == [("policy.yaml", 2, 27, message, "invalid-value")]
+
+
 def test_aliases_name_one_record_whatever_their_case(tmp_path):
     head = HEAD.replace("figures:\n", "aliases: [Test NPU 96, test npu 96, TEST-GPU, test gpu sxm]\nfigures:\n")
     assert _npu(tmp_path, CAPACITY, head) == [

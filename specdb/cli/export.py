@@ -1,9 +1,9 @@
 """export: the data as a folder another tool reads (Frictionless, Datasette, llm-analysis, AIConfigurator)."""
 
 import sys
-from pathlib import Path
 from typing import Annotated
 
+import click
 import typer
 
 from specdb.cli.common import locate
@@ -16,7 +16,8 @@ export_app = typer.Typer(
     no_args_is_help=True,
 )
 
-FolderArgument = Annotated[Path, typer.Argument(help="Folder to write; replaced whole when it holds an earlier specdb export")]
+# A click.Path keeps the name as typed (a pathlib.Path would turn "" into "."), and leaves the command to the Typer CLI, which completes paths.
+FolderArgument = Annotated[str, typer.Argument(click_type=click.Path(), help="Folder to write; replaced whole when it holds an earlier specdb export")]
 ForceOption = Annotated[bool, typer.Option("--force", help="Replace a non-empty folder even if no earlier export wrote it")]
 
 

@@ -1,6 +1,7 @@
 """import: turn a benchmark's output into measured figures in the specs, ready to review and commit."""
 
 import datetime as dt
+import os
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,24 +31,35 @@ def nccl_tests(
 ) -> None:
     """Write an nccl-tests run as a measured-figures record (and a source record for the log) into the specs.
 
+    The specs folder is the one named (--specs, SPECDB_SPECS or ./specs), never the bundled data.
     Example: specdb import nccl-tests all_reduce.log --platform hgx-h100 --algorithm ring
     """
     import re
 
     from specdb.cli.common import locate
     from specdb.errors import UsageError
-    from specdb.nccltests import parse, records
+    from specdb.locations import SPECS_ENV, is_specs_folder
+    from specdb.newrecords import add_records
+    from specdb.nccltests import parse, read_log, records
     from specdb.schema import ID_PATTERN, parse_spec_date
     from specdb.tiers import platforms
 
-    try:
-        text = log.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{log}: cannot be read ({exc})") from None
-    parsed = parse(text, str(log))
-    count = gpus or len(parsed.devices)
-    if count < 2:
+    for flag, value in (("--platform", platform), ("--id", record_id), ("--date", date)):
+        if value is not None and not value.strip():
+            raise UsageError(f"{flag} is empty; give a value or leave the option out")
+    if gpus is not None and gpus < 2:
+        raise UsageError(f"--gpus {gpus}: a collective run has at least 2 GPUs")
+    if specs is None and not os.environ.get(SPECS_ENV) and not is_specs_folder(Path("specs")):
+        raise UsageError("no specs folder to write into: give --specs DIR (or SPECDB_SPECS), or run where ./specs is one")
+    parsed = parse(read_log(log), str(log))
+    ranks = len(parsed.devices)
+    if gpus is not None and ranks and gpus != ranks:
+        raise UsageError(f"--gpus {gpus}, but {log} lists {ranks} ranks; leave --gpus out, or import the log of the run you mean")
+    if gpus is None and ranks == 0:
         raise UsageError(f"{log}: the number of GPUs is not in the log (no '# Rank' lines); give --gpus")
+    if gpus is None and ranks < 2:
+        raise UsageError(f"{log}: the log lists 1 rank; a collective run has at least 2 GPUs")
+    count = gpus or ranks
     try:
         day = parse_spec_date(date).day.isoformat() if date else dt.date.today().isoformat()
     except ValueError as exc:
@@ -55,16 +67,12 @@ def nccl_tests(
     [found] = platforms(open_database(specs, db), platform=platform)
     platform_id = found.id
     chosen_id = record_id or f"{platform_id}-nccl-tests-{day}"
-    if not re.match(ID_PATTERN, chosen_id):
-        raise UsageError(f"--id '{chosen_id}' is not a record id (lower case letters, digits and hyphens)")
+    if not re.fullmatch(ID_PATTERN, chosen_id):
+        raise UsageError(f"--id {chosen_id!r} is not a record id (lower case letters, digits and hyphens)")
     written = records(parsed, log_name=log.name, platform=platform_id, record_id=chosen_id, operation=operation,
                       algorithm=algorithm, accelerators=count, date=day)
     specs_dir, _ = locate(specs, db)
-    targets = {folder: specs_dir / folder / (f"{chosen_id}.yaml" if folder == "cluster" else f"{chosen_id}-log.yaml") for folder in written}
-    for target in targets.values():
-        if target.exists():
-            raise UsageError(f"{target} exists already; choose another --id")
-    for folder, target in targets.items():
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(written[folder], encoding="utf-8")
-        print(target)
+    # The source first: on its own it is a valid record, while the cluster record cites it.
+    new = {f"source/{chosen_id}-log.yaml": written["source"], f"cluster/{chosen_id}.yaml": written["cluster"]}
+    for path in add_records(specs_dir, new, str(log)):
+        print(path)

@@ -8,12 +8,14 @@ data licence and the attribution line.
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from specdb.export.folder import MANIFEST, replacing, write_json
+from specdb.export.folder import MANIFEST, named_folder, replacing, write_json
 
 # format -> (module, one-line description)
 FORMATS: dict[str, tuple[str, str]] = {
@@ -30,18 +32,20 @@ class ExportResult:
     files: list[str]
 
 
-def export(connection: sqlite3.Connection, about: dict[str, Any], fmt: str, target: Path, force: bool = False) -> ExportResult:
+def export(connection: sqlite3.Connection, about: dict[str, Any], fmt: str, target: str | os.PathLike[str], force: bool = False) -> ExportResult:
     """Write the data in one format into target; `about` is `specdb.info()` for the same data.
 
-    Raises UsageError for an unknown format, or for a target that is a file or
-    a non-empty folder no earlier export wrote (unless force).
+    Raises UsageError for an unknown format, an empty target, a target that is
+    a file, that holds the working folder or what the export reads, or that
+    is a non-empty folder no earlier export wrote (unless force).
     """
     from specdb.errors import UsageError
 
     if fmt not in FORMATS:
         raise UsageError(f"unknown export format '{fmt}'; one of: {', '.join(FORMATS)}")
     writer = importlib.import_module(FORMATS[fmt][0])
-    with replacing(Path(target), force) as folder:
+    destination = named_folder(target)
+    with replacing(destination, force, _read_or_stood_in(connection, about)) as folder:
         details = writer.write(connection, about, folder)
         files = sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file())
         write_json(folder / MANIFEST, {
@@ -55,4 +59,15 @@ def export(connection: sqlite3.Connection, about: dict[str, Any], fmt: str, targ
             "files": files,
             **details,
         })
-    return ExportResult(Path(target).resolve(), [*files, MANIFEST])
+    return ExportResult(destination, [*files, MANIFEST])
+
+
+def _read_or_stood_in(connection: sqlite3.Connection, about: dict[str, Any]) -> list[tuple[Path, str]]:
+    """What replacing the target must not remove: the specs and the database file the export reads, and the working folder."""
+    kept = []
+    with suppress(FileNotFoundError):  # a working folder already removed holds nothing to keep
+        kept.append((Path.cwd(), "the working folder"))
+    kept.append((Path(about["specs"]).resolve(), "the specs folder the export reads"))
+    if isinstance(connection, sqlite3.Connection):
+        kept.append((Path(about["database"]).resolve(), "the database the export reads"))
+    return kept

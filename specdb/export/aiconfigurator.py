@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from specdb import figure_names
+from specdb.export.folder import record_file
 from specdb.tiers import Platform, platforms
 
 # gpu key -> accelerator figure (canonical SI already)
@@ -52,7 +53,7 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
                   f"# {about['attribution']}"]
         header += [f"# {key}: {origin}" for key, origin in filled.items()]
         body = yaml.safe_dump(spec, sort_keys=False, default_flow_style=False, allow_unicode=True)
-        (folder / f"{platform.id}.yaml").write_text("\n".join(header) + "\n" + body, encoding="utf-8")
+        record_file(folder, platform.id, ".yaml").write_text("\n".join(header) + "\n" + body, encoding="utf-8")
         left = dict(NOT_SPECDB_FIGURES)
         left.update({f"gpu.{key}": f"no {name} figure for {platform.accelerator}" for key, name in GPU_FIGURES if key not in spec["gpu"]})
         left.update({f"node.{key}": why for key, why in _node_gaps(spec["node"]).items()})

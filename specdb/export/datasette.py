@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from specdb.errors import UsageError
+from specdb.errors import SpecdbError, UsageError
 from specdb.export.folder import write_json
 from specdb.export.tables import STABLE_META, tables
 from specdb.licensing import DATA_LICENSE, DATA_LICENSE_URL
@@ -24,14 +24,17 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
     if not isinstance(connection, sqlite3.Connection):
         raise UsageError("the datasette export is a copy of the SQLite file; export it from a SQLite --db (specdb build --db FILE)")
     target = folder / DATABASE
-    copy = sqlite3.connect(target)
     try:
-        connection.backup(copy)
-        copy.execute(f"DELETE FROM meta WHERE key NOT IN ({', '.join('?' * len(STABLE_META))})", STABLE_META)
-        copy.commit()
-        copy.execute("VACUUM")
-    finally:
-        copy.close()
+        copy = sqlite3.connect(target)
+        try:
+            connection.backup(copy)
+            copy.execute(f"DELETE FROM meta WHERE key NOT IN ({', '.join('?' * len(STABLE_META))})", STABLE_META)
+            copy.commit()
+            copy.execute("VACUUM")
+        finally:
+            copy.close()
+    except sqlite3.Error as exc:  # a full disk reaches SQLite's writer as an error of its own, not an OSError
+        raise SpecdbError(f"the datasette export: cannot write the database copy ({exc})") from None
     write_json(folder / "metadata.json", metadata(connection, about))
     return {"open_with": f"datasette serve {DATABASE} --metadata metadata.json"}
 

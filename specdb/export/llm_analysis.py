@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from specdb import figure_names
-from specdb.export.folder import write_json
+from specdb.export.folder import record_file, write_json
 
 GIB = 2**30
 GIGA = 1e9
@@ -49,7 +49,7 @@ def write(connection: sqlite3.Connection, about: dict[str, Any], folder: Path) -
         if missing:
             skipped[record_id] = missing
             continue
-        write_json(folder / f"{record_id}.json", config)
+        write_json(record_file(folder, record_id, ".json"), config)
         accelerators[record_id] = provenance
     return {
         "open_with": "llm_analysis.config.GPUConfig(**json.load(open(FILE)))",
