@@ -26,6 +26,7 @@ class FigureName(NamedTuple):
     directions: tuple[str, ...] | None = None  # bandwidths: the directions it may be counted in
     scope: str | None = None  # the scope it must have, when only one makes sense
     whole: bool = False  # a count of things, so a whole number
+    binary: bool = False  # a DRAM size, which memory makers count in powers of two, so written in binary units
 
 
 def _bandwidth(kinds: tuple[str, ...], directions: tuple[str, ...], scope: str | None, description: str) -> FigureName:
@@ -38,7 +39,12 @@ def _count(kinds: tuple[str, ...], description: str, scope: str | None = None) -
 
 FIGURES: dict[str, FigureName] = {
     # accelerators
-    "memory_capacity": FigureName("size", (ACCELERATOR,), "on-package memory (HBM) capacity of one accelerator", scope="per-accelerator"),
+    "memory_capacity": FigureName(
+        "size", (ACCELERATOR,), "on-package memory (HBM, GDDR) capacity of one accelerator, in binary units: a vendor's \"80 GB\" of DRAM is 80 GiB", scope="per-accelerator", binary=True
+    ),
+    "driver_memory_total": FigureName(
+        "size", (ACCELERATOR,), "memory total the driver reports to software (nvidia-smi's memory.total), in binary units; below memory_capacity where some is held back", scope="per-accelerator", binary=True
+    ),
     "memory_bandwidth": _bandwidth((ACCELERATOR,), ("total",), "per-accelerator", "peak on-package memory (HBM) bandwidth, reads and writes together"),
     "dense_bf16_flops": FigureName("compute", (ACCELERATOR,), "peak dense BF16 matrix throughput of one accelerator"),
     "dense_fp8_flops": FigureName("compute", (ACCELERATOR,), "peak dense FP8 matrix throughput of one accelerator (MXFP8 where that is the vendor's FP8)"),
