@@ -81,7 +81,9 @@ FIGURES: dict[str, FigureName] = {
     "flit_efficiency": FigureName("ratio", (LINK,), "share of a flit left for data after CRC and FEC"),
     "x16_per_direction_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-link", "data bandwidth of a x16 link, one direction"),
     "x16_bidirectional_bandwidth": _bandwidth((LINK,), BOTH_WAYS, "per-link", "data bandwidth of a x16 link, both directions added"),
-    "latency": FigureName("time", (LINK, FABRIC), "latency of one hop or one collective step (the note says which), the alpha of the collective model"),
+    "latency": FigureName(
+        "time", (LINK, FABRIC), "per-step latency, the alpha of the collective model: a library's modelled constant for one step (NCCL's hwLat), not a hardware hop, unless the note says it is one hop"
+    ),
     # memory standards (HBM), recorded as the link between an accelerator and one memory stack
     "interface_width": _count((LINK,), "data pins (bits) of one memory stack's interface"),
     "memory_channels": _count((LINK,), "independent channels of one memory stack"),
