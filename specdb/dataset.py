@@ -29,6 +29,7 @@ from specdb.names import is_look_alike, name_key, normal
 from specdb.progress import FilesDone
 from specdb.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.specfiles import FolderFiles, SpecSource, Stamp, Tree, read_specs
+from specdb.units import binary_reading, decimal_prefixed
 from specdb.yamlread import Located, Path_, parse_yaml
 
 POLICY_FILE = "policy.yaml"
@@ -344,6 +345,14 @@ def _vocabulary_problems(record: Record) -> Iterator[tuple[tuple[Any, ...], str]
             yield base + ("direction",), f"figures.{name}: direction '{figure.direction}' does not fit; {name} is counted {' or '.join(entry.directions)}"
         if entry.scope and figure.scope is not None and figure.scope != entry.scope:
             yield base + ("scope",), f"figures.{name}: scope '{figure.scope}' does not fit; {name} is {entry.scope}"
+        if entry.binary:
+            claims = [(base, figure.value), *((base + ("alternatives", i), alternative.value) for i, alternative in enumerate(figure.alternatives))]
+            for path, value in claims:
+                if decimal_prefixed(value):
+                    yield path + ("value",), (
+                        f"{_dotted(path)}: '{value.text}' is counted in decimal units, but DRAM is built in powers of two, so a vendor's"
+                        f" '{value.text}' of it is {binary_reading(value)}: write that, and keep the vendor's words in the quote"
+                    )
 
 
 def _problems_from(exc: ValidationError, shown: str, located: Located, left_out: dict[str, int]) -> Iterator[Problem]:

@@ -77,6 +77,21 @@ UNITS = _unit_table()
 _QUANTITY = re.compile(r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$", re.ASCII)
 
 
+def decimal_prefixed(quantity: Quantity) -> bool:
+    """Whether a quantity is written with a decimal prefix (kB, GB, TB/s...) rather than a binary one or none."""
+    match = _QUANTITY.match(quantity.text)
+    unit = match["unit"] if match is not None else ""
+    return unit[:2] not in BINARY_PREFIXES and unit[:1] in SI_PREFIXES and unit[:1] != ""
+
+
+def binary_reading(quantity: Quantity) -> str:
+    """A decimal quantity as its binary counterpart reads it: "186 GB" -> "186 GiB", "512 kB" -> "512 KiB"."""
+    match = _QUANTITY.match(quantity.text)
+    assert match is not None, "a parsed quantity matches the pattern it was parsed with"
+    unit = match["unit"]
+    return f"{match['number']} {unit[0].upper()}i{unit[1:]}"
+
+
 class UnitError(ValueError):
     """A quantity that cannot be read; the message says why and what would be accepted."""
 

@@ -26,6 +26,7 @@ class FigureName(NamedTuple):
     directions: tuple[str, ...] | None = None  # bandwidths: the directions it may be counted in
     scope: str | None = None  # the scope it must have, when only one makes sense
     whole: bool = False  # a count of things, so a whole number
+    binary: bool = False  # a DRAM size, which memory makers count in powers of two, so written in binary units
 
 
 def _bandwidth(kinds: tuple[str, ...], directions: tuple[str, ...], scope: str | None, description: str) -> FigureName:
@@ -38,7 +39,12 @@ def _count(kinds: tuple[str, ...], description: str, scope: str | None = None) -
 
 FIGURES: dict[str, FigureName] = {
     # accelerators
-    "memory_capacity": FigureName("size", (ACCELERATOR,), "on-package memory (HBM) capacity of one accelerator", scope="per-accelerator"),
+    "memory_capacity": FigureName(
+        "size", (ACCELERATOR,), "on-package memory (HBM, GDDR) capacity of one accelerator, in binary units: a vendor's \"80 GB\" of DRAM is 80 GiB", scope="per-accelerator", binary=True
+    ),
+    "driver_memory_total": FigureName(
+        "size", (ACCELERATOR,), "memory total the driver reports to software (nvidia-smi's memory.total), in binary units; below memory_capacity where some is held back", scope="per-accelerator", binary=True
+    ),
     "memory_bandwidth": _bandwidth((ACCELERATOR,), ("total",), "per-accelerator", "peak on-package memory (HBM) bandwidth, reads and writes together"),
     "dense_bf16_flops": FigureName("compute", (ACCELERATOR,), "peak dense BF16 matrix throughput of one accelerator"),
     "dense_fp8_flops": FigureName("compute", (ACCELERATOR,), "peak dense FP8 matrix throughput of one accelerator (MXFP8 where that is the vendor's FP8)"),
@@ -75,7 +81,9 @@ FIGURES: dict[str, FigureName] = {
     "flit_efficiency": FigureName("ratio", (LINK,), "share of a flit left for data after CRC and FEC"),
     "x16_per_direction_bandwidth": _bandwidth((LINK,), ONE_WAY, "per-link", "data bandwidth of a x16 link, one direction"),
     "x16_bidirectional_bandwidth": _bandwidth((LINK,), BOTH_WAYS, "per-link", "data bandwidth of a x16 link, both directions added"),
-    "latency": FigureName("time", (LINK, FABRIC), "latency of one hop or one collective step (the note says which), the alpha of the collective model"),
+    "latency": FigureName(
+        "time", (LINK, FABRIC), "per-step latency, the alpha of the collective model: a library's modelled constant for one step (NCCL's hwLat), not a hardware hop, unless the note says it is one hop"
+    ),
     # memory standards (HBM), recorded as the link between an accelerator and one memory stack
     "interface_width": _count((LINK,), "data pins (bits) of one memory stack's interface"),
     "memory_channels": _count((LINK,), "independent channels of one memory stack"),

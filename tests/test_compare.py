@@ -69,7 +69,8 @@ def test_two_records_counting_one_figure_differently_are_marked_mixed_as_quoted_
 
 def test_sizes_and_compute_in_gb_and_tflops_and_records_named_by_alias(connection):
     shown = _by_figure(compare(connection, ["Test GPU SXM", "test-gpu-2"]))
-    assert (shown["memory_capacity"]["unit"], shown["memory_capacity"]["values"]["test-gpu"]) == ("GB", 80)
+    # 80 GiB = 80 x 2**30 B = 85.8993 GB
+    assert (shown["memory_capacity"]["unit"], shown["memory_capacity"]["values"]["test-gpu"]) == ("GB", 85.8993)
     assert (shown["dense_bf16_flops"]["unit"], shown["dense_bf16_flops"]["values"]["test-gpu"], shown["dense_bf16_flops"]["counted"]) == ("TFLOP/s", 989, None)
 
 

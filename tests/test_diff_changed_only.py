@@ -57,8 +57,8 @@ def history(tmp_path_factory):
     commit("c1")
     _edit(gpu, "value: 900 GB/s\n    direction: bidirectional", "value: 900 GB/s\n    direction: per-direction")
     commit("c2")
-    _edit(gpu, "value: 80 GB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-07-15",
-          "value: 96 GB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-08-01")
+    _edit(gpu, "value: 80 GiB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-07-15",
+          "value: 96 GiB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-08-01")
     commit("c3")
     (specs / "source" / "test-brief.yaml").write_text(
         "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
@@ -149,7 +149,7 @@ def test_a_direction_change_is_reported_with_the_ratios_it_moves(history):
 
 def test_a_value_and_its_review_date_changed_together(history):
     assert _changes("c2", "c3", history) == [
-        ("value_changed", "test-gpu", "memory_capacity", "80 GB", "96 GB", None),
+        ("value_changed", "test-gpu", "memory_capacity", "80 GiB", "96 GiB", None),
         ("review_changed", "test-gpu", "memory_capacity", "2026-07-15", "2026-08-01", "reviewed"),
     ]
 

@@ -57,7 +57,7 @@ def test_every_read_command_survives_extreme_figures(memory, scale_out, later_sc
         for relpath, old, new in (
             ("accelerator/test-gpu.yaml", "value: 3.35 TB/s", f"value: {memory!r} B/s"),
             ("accelerator/test-gpu.yaml", "value: 989 TFLOPS", f"value: {flops!r} FLOP/s"),
-            ("accelerator/test-gpu.yaml", "value: 80 GB", f"value: {capacity!r} B"),
+            ("accelerator/test-gpu.yaml", "value: 80 GiB", f"value: {capacity!r} B"),
             ("fabric/test-fabric.yaml", "value: 400 Gb/s", f"value: {scale_out!r} B/s"),
             ("system/test-system.yaml", "value: 400 Gb/s", f"value: {scale_out!r} B/s"),
             ("system/test-system.yaml", 'scale_up_domain: {value: "8"', f'scale_up_domain: {{value: "{int(domain)}"'),

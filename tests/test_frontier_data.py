@@ -115,3 +115,25 @@ def test_helios_tiers_follow_amds_white_paper(bundled):
     # 23,300 / 1,800 = 12.94; 1,800 / 300 = 6; 23,300 / 300 = 77.67; 5.03 PFLOPS / 300 GB/s = 16,767 FLOP per byte.
     assert (helios["memory_to_scale_up"], helios["scale_up_to_scale_out"], helios["memory_to_scale_out"]) == (12.94, 6, 77.67)
     assert helios["bf16_flop_per_network_byte"] == 16767
+
+
+def test_every_memory_capacity_is_in_binary_units_so_a_gb200_holds_more_than_a_b200(bundled, bundled_db, tmp_path):
+    capacities = bundled.execute("SELECT record_id, value_text FROM figure WHERE name IN ('memory_capacity', 'driver_memory_total')").fetchall()
+    assert [row["record_id"] for row in capacities if not row["value_text"].endswith("iB")] == []
+    result = CliRunner().invoke(app, ["compare", "nvidia-b200", "nvidia-gb200", "--format", "json", "--specs", str(bundled_specs()), "--db", str(bundled_db)])
+    assert result.exit_code == 0, result.output
+    [capacity] = [row for row in json.loads(result.stdout) if row["figure"] == "memory_capacity"]
+    # 186 GiB / 180 GiB = 1.0333: NVIDIA's "186 GB" and "180 GB" are both GiB.
+    assert capacity["ratio_to_first"] == {"nvidia-gb200": 1.033}
+    exported = CliRunner().invoke(app, ["export", "llm-analysis", str(tmp_path / "llm"), "--db", str(bundled_db)])
+    assert exported.exit_code == 0, exported.output
+    memory = {name: json.loads((tmp_path / "llm" / f"{name}.json").read_text())["mem_per_GPU_in_GB"] for name in ("nvidia-b200", "nvidia-gb200")}
+    # llm-analysis's "GB" is GiB: 180 and 186 as NVIDIA writes them.
+    assert memory == {"nvidia-b200": 180, "nvidia-gb200": 186}
+
+
+def test_a_driver_total_sits_beside_the_capacity_never_in_its_place(bundled):
+    rows = bundled.execute("SELECT record_id, name, value FROM figure WHERE name IN ('memory_capacity', 'driver_memory_total') AND record_id = 'nvidia-gb200'").fetchall()
+    values = {row["name"]: row["value"] for row in rows}
+    # 186 GiB = 199,715,979,264 B quoted; 189,471 MiB = 198,674,743,296 B reported by nvidia-smi.
+    assert values == {"memory_capacity": 186 * 2**30, "driver_memory_total": 189471 * 2**20}

@@ -93,10 +93,10 @@ def test_every_text_format_prints_stored_numbers_exactly(fmt):
 
 def test_csv_output_of_a_gib_figure_round_trips(cli):
     result = cli("query", "figures", "--name", "memory_capacity", "--format", "csv")
-    # The test GPU's 80 GB is 80e9 bytes.
-    assert "80000000000" in result.stdout and "8e+10" not in result.stdout
+    # The test GPU's 80 GiB is 80 x 2**30 = 85899345920 bytes.
+    assert "85899345920" in result.stdout and "e+10" not in result.stdout
     as_json = json.loads(cli("query", "figures", "--name", "memory_capacity", "--format", "json").stdout)
-    assert as_json[0]["value"] == 80e9 and isinstance(as_json[0]["value"], float)
+    assert as_json[0]["value"] == 80 * 2**30 and isinstance(as_json[0]["value"], float)
 
 
 def test_the_public_api_is_declared_and_documented():

@@ -27,7 +27,7 @@ vendor: Test Vendor
 figures:
 """
 CAPACITY = """  memory_capacity:
-    value: 96 GB
+    value: 96 GiB
     status: shipping
     as_of: 2023-01
     reviewed: 2026-07-15
@@ -169,10 +169,10 @@ def test_dates_in_the_future_and_impossible_dates_are_refused(tmp_path):
 
 def test_a_value_is_text_with_a_unit_that_fits_the_name(tmp_path):
     # The value is on line 8, from column 12.
-    assert _npu(tmp_path, CAPACITY.replace("value: 96 GB", "value: [96, GB]")) == [
+    assert _npu(tmp_path, CAPACITY.replace("value: 96 GiB", "value: [96, GB]")) == [
         (8, 12, "figures.memory_capacity.value: expected a quantity such as '3.35 TB/s' or '72'", "invalid-value"),
     ]
-    assert _npu(tmp_path, CAPACITY.replace("value: 96 GB", "value: 96 W")) == [
+    assert _npu(tmp_path, CAPACITY.replace("value: 96 GiB", "value: 96 W")) == [
         (8, 12, "figures.memory_capacity: '96 W' is a power, but memory_capacity is a size", "vocabulary"),
     ]
 
@@ -295,12 +295,12 @@ def test_every_citation_names_a_source_record(tmp_path):
     figure = _history(("80 GB", "2022-06")).replace(
         "history:\n      - {value: 80 GB, as_of: 2022-06, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}",
         "history:\n      - {value: 80 GB, as_of: 2022-06, reviewed: 2026-07-15, sources: [{ref: old-page}]}",
-    ) + "    alternatives:\n      - {value: 90 GB, reason: usable, sources: [{ref: test-datasheet}, {ref: new-page}]}\n"
+    ) + "    alternatives:\n      - {value: 90 GiB, reason: usable, sources: [{ref: test-datasheet}, {ref: new-page}]}\n"
     # The history entry is line 14 and the alternative line 16; "      - {value: 80 GB, as_of: 2022-06, reviewed: 2026-07-15,
-    # sources: [{ref: " is 77 characters, "      - {value: 90 GB, reason: usable, sources: [{ref: test-datasheet}, {ref: " 78.
+    # sources: [{ref: " is 77 characters, "      - {value: 90 GiB, reason: usable, sources: [{ref: test-datasheet}, {ref: " 79.
     assert _npu(tmp_path, figure) == [
         (14, 78, "no source record 'old-page' (expected specs/source/old-page.yaml)", "unknown-source"),
-        (16, 79, "no source record 'new-page' (expected specs/source/new-page.yaml)", "unknown-source"),
+        (16, 80, "no source record 'new-page' (expected specs/source/new-page.yaml)", "unknown-source"),
     ]
 
 
@@ -319,7 +319,7 @@ def test_a_record_that_fails_validation_still_has_its_derived_figures_checked_ag
 
 def test_a_record_that_fails_validation_has_every_citation_written_as_text_checked(tmp_path):
     figures = (
-        "  memory_capacity: 96 GB\n"
+        "  memory_capacity: 96 GiB\n"
         "  memory_bandwidth: {value: 3 TB/s, status: shipping, as_of: 2023-01, reviewed: 2026-07-15,"
         " sources: [test-datasheet, {ref: [5]}, {ref: no-such-source}]}\n"
     )
@@ -397,8 +397,8 @@ def test_every_figure_outside_the_vocabulary_is_reported(tmp_path):
         (13, 3, f"figures: unknown figure name 'zzz_first'{hint}", "vocabulary"),
         (19, 3, f"figures: unknown figure name 'zzz_second'{hint}", "vocabulary"),
     ]
-    misfits = (CAPACITY.replace("memory_capacity", "memory_bandwidth").replace("96 GB", "3 TB") + CAPACITY.replace("96 GB", "2 us")
-               + CAPACITY.replace("memory_capacity", "latency").replace("96 GB", "2 us"))
+    misfits = (CAPACITY.replace("memory_capacity", "memory_bandwidth").replace("96 GiB", "3 TB") + CAPACITY.replace("96 GiB", "2 us")
+               + CAPACITY.replace("memory_capacity", "latency").replace("96 GiB", "2 us"))
     assert _npu(tmp_path, misfits) == [
         (8, 12, "figures.memory_bandwidth: '3 TB' is a size, but memory_bandwidth is a bandwidth", "vocabulary"),
         (14, 12, "figures.memory_capacity: '2 us' is a time, but memory_capacity is a size", "vocabulary"),
@@ -408,7 +408,7 @@ def test_every_figure_outside_the_vocabulary_is_reported(tmp_path):
 
 
 def test_a_figure_counted_or_scoped_against_its_name_is_reported_at_that_key(tmp_path):
-    up = CAPACITY.replace("memory_capacity", "scale_up_bandwidth").replace("96 GB", "900 GB/s\n    direction: total\n    scope: per-accelerator")
+    up = CAPACITY.replace("memory_capacity", "scale_up_bandwidth").replace("96 GiB", "900 GB/s\n    direction: total\n    scope: per-accelerator")
     capacity = CAPACITY.replace("    status: shipping", "    scope: per-link\n    status: shipping")
     # scale_up_bandwidth starts on line 7, its direction on line 9 after 15 characters; memory_capacity's scope is on line 17.
     assert _npu(tmp_path, up + capacity) == [
@@ -591,3 +591,18 @@ def test_a_record_that_cannot_be_loaded_is_reported_once_and_not_again_by_those_
 
 def test_a_record_file_ends_in_yaml(tmp_path):
     assert _problems(tmp_path, {"accelerator/test-npu.yml": HEAD + CAPACITY}) == [("accelerator/test-npu.yml", 0, 0, "record files end in .yaml", "layout")]
+
+
+def test_a_memory_capacity_in_decimal_units_is_refused_at_its_value_with_its_binary_reading(tmp_path):
+    decimal = CAPACITY.replace("96 GiB", "96 GB") + "    alternatives:\n      - {value: 0.1 TB, reason: raw stacks, sources: [{ref: test-datasheet}]}\n"
+    # The value is line 8, column 12; the alternative is line 14, its value at column 17.
+    why = "is counted in decimal units, but DRAM is built in powers of two, so a vendor's"
+    assert _npu(tmp_path, decimal) == [
+        (8, 12, f"figures.memory_capacity: '96 GB' {why} '96 GB' of it is 96 GiB: write that, and keep the vendor's words in the quote", "vocabulary"),
+        (14, 17, f"figures.memory_capacity.alternatives[0]: '0.1 TB' {why} '0.1 TB' of it is 0.1 TiB: write that, and keep the vendor's words in the quote", "vocabulary"),
+    ]
+    # Bytes are exact, and the history keeps a value as it was once stored.
+    exact = CAPACITY.replace("96 GiB", "103079215104 B") + "    history:\n      - {value: 96 GB, as_of: 2022-06, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}\n"
+    assert _npu(tmp_path, exact) == []
+    driver = CAPACITY.replace("memory_capacity", "driver_memory_total").replace("96 GiB", "98 GB")
+    assert _npu(tmp_path, driver) == [(8, 12, f"figures.driver_memory_total: '98 GB' {why} '98 GB' of it is 98 GiB: write that, and keep the vendor's words in the quote", "vocabulary")]
