@@ -635,9 +635,10 @@ def _on_a_terminal(args, cwd):
 def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
     args = ["diff", "c0", "c1", "--specs", str(history)]
     code, shown = _on_a_terminal(args, history)
-    # The test data's six files, counted to the end, each side on its own line; c1 has five of c0's files, byte for byte,
-    # so only the GPU's is validated again.
-    assert code == 0 and "reading c0  6/6 (100%)\r\n" in shown and "reading c1  1/1 (100%)\r\n" in shown
+    # The test data's six files, counted to the end, each line erased by the next and the last erased when done; c1 has
+    # five of c0's files, byte for byte, so only the GPU's is validated again.
+    erase = "\r\x1b[K"
+    assert code == 0 and f"reading c0  6/6 (100%){erase}reading c1  1/1 (100%){erase}" in shown
     piped = cli(*args, data=False)
     assert piped.exit_code == 0 and piped.stderr == "" and piped.stdout.startswith("c0 (")
 
