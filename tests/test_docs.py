@@ -53,3 +53,12 @@ def test_the_record_format_lists_every_figure_name_as_the_code_declares_it():
     names = re.findall(r"^\| (\w+) \|", listed, re.MULTILINE)[1:]  # after the header row
     assert names == list(FIGURES)
     assert listed == markdown_table(rows(), list(rows()[0]))
+
+
+def test_the_readme_stays_short_and_every_page_it_links_exists():
+    # What specdb is, the two set-up commands, a tour and the data; the rest lives in docs/.
+    assert len(README.encode()) < 20_000
+    linked = re.findall(r"\]\((docs/[^)#]+)", README)
+    assert {"docs/design.md", "docs/record-format.md", "docs/performance.md", "docs/data-package.md"} <= set(linked)
+    for page in linked:
+        assert (REPO / page).is_file(), page

@@ -17,7 +17,7 @@ from specdb.suggest import closest, did_you_mean
     (SpecdbError("x"), 3), (DatabaseError("x"), 3), (UsageError("x"), 2), (NotFound("x"), 2), (InvalidSpecs([]), 1),
 ])
 def test_each_class_of_error_has_its_documented_exit_code(error, code):
-    # The README: 0 ok, 1 findings, 2 usage, 3 environment.
+    # The README: 0 ok, 1 findings, 2 usage, 3 environment, 130 interrupted.
     assert error.exit_code == code
 
 

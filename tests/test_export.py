@@ -180,13 +180,13 @@ def test_the_json_schema_rejects_what_validate_rejects(path, value, why, cli, sp
     assert any(why in error.message for error in errors), [error.message for error in errors]
 
 
-def test_the_readme_shows_every_export_format():
+def test_the_data_package_page_shows_every_export_format():
     from conftest import REPO
     from specdb.export import FORMATS
 
-    readme = (REPO / "README.md").read_text()
+    page = (REPO / "docs" / "data-package.md").read_text()
     for fmt in FORMATS:
-        assert f"`specdb export {fmt} DIR`" in readme
+        assert f"`specdb export {fmt} DIR`" in page
 
 
 def _tree(folder):

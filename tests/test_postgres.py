@@ -465,13 +465,13 @@ def test_a_dashboard_role_granted_the_schema_keeps_reading_after_a_rebuild(serve
 
 
 def _readme_reader_grant() -> list[str]:
-    """The statements README gives for a read-only role, as written there."""
-    text = (REPO / "README.md").read_text()
-    block = text[text.index("```sql\n", text.index("### Publishing to a PostgreSQL server")) + len("```sql\n"):]
+    """The statements docs/database.md gives for a read-only role, as written there."""
+    text = (REPO / "docs" / "database.md").read_text()
+    block = text[text.index("```sql\n", text.index("## Publishing to a PostgreSQL server")) + len("```sql\n"):]
     return [statement.strip() for statement in block[:block.index("```")].split(";") if statement.strip()]
 
 
-def test_the_read_only_role_readme_documents_reads_everything_and_cannot_publish(server_db, tmp_path):
+def test_the_documented_read_only_role_reads_everything_and_cannot_publish(server_db, tmp_path):
     import specdb
     from specdb.errors import DatabaseError
 

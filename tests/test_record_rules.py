@@ -559,7 +559,7 @@ def test_the_content_hash_is_the_documented_one_whatever_the_order_of_reading(tm
 
 
 def test_the_stamp_is_the_documented_one(tmp_path):
-    """The README's definition: SHA-256 of the folder's path, then of the SHA-256 of each file's path, size, modification and
+    """The definition in docs/design.md: SHA-256 of the folder's path, then of the SHA-256 of each file's path, size, modification and
     change times in nanoseconds and inode, separated by tabs, in the order of paths."""
     specs = tmp_path / "specs"
     shutil.copytree(TEST_SPECS, specs)
