@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 import specdb  # noqa: E402
 from check_corpus import pages, score  # noqa: E402
-from specdb.check import Database, check_text  # noqa: E402
+from specdb.check.verdicts import Database, check_text  # noqa: E402
 
 HELD_OUT = ("20-", "21-", "22-")
 

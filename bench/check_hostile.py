@@ -33,7 +33,7 @@ CASES = {
 CHILD = """
 import json, resource, sys, time, tracemalloc
 import specdb
-from specdb.check import Database, check_text
+from specdb.check.verdicts import Database, check_text
 RUN_ON = {run_on!r}
 n = {size}
 page = {build}

@@ -3,7 +3,7 @@
 Usage: python bench/collective_calibration.py
 
 Each measured run in the bundled data is predicted from all the others
-(`specdb.collective.leave_one_out`); the table gives estimate / measured per
+(`specdb.collective.estimate.leave_one_out`); the table gives estimate / measured per
 run and the distribution of the ratios, beside the peak bound / measured.
 """
 
@@ -14,10 +14,10 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from specdb.calibration import Calibration, read_runs
-from specdb.collective import estimate, leave_one_out
+from specdb.collective.calibration import Calibration, read_runs
+from specdb.collective.estimate import estimate, leave_one_out
 from specdb.resources import bundled_specs
-from specdb.database import open_fresh
+from specdb.db.access import open_fresh
 
 
 def bound_ratios(connection) -> dict[str, float]:

@@ -3,7 +3,7 @@
 from alembic import context
 from sqlalchemy import create_engine
 
-from specdb.models import metadata
+from specdb.db.models import metadata
 
 config = context.config
 

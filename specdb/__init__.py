@@ -47,9 +47,9 @@ if TYPE_CHECKING:
     import sqlite3
     from pathlib import Path
 
-    from specdb.builder import BuildResult
-    from specdb.check import Database, Finding
-    from specdb.dataset import Dataset
+    from specdb.db.builder import BuildResult
+    from specdb.check.verdicts import Database, Finding
+    from specdb.load.dataset import Dataset
     from specdb.export import ExportResult
 
 PathLike = str | os.PathLike[str]
@@ -61,7 +61,7 @@ def load_specs(specs: PathLike | None = None) -> Dataset:
     Never raises for bad specs: the returned dataset's `.ok` is False and
     `.problems` lists each one as `path:line:column: message`.
     """
-    from specdb.dataset import load_specs as load
+    from specdb.load.dataset import load_specs as load
     from specdb.locations import resolve_specs
 
     return load(resolve_specs(specs))
@@ -74,7 +74,7 @@ def build(specs: PathLike | None = None, db: PathLike | None = None) -> BuildRes
     else a per-user cache file. Raises `specdb.errors.InvalidSpecs` (with
     `.problems`) on bad specs, leaving any existing database untouched.
     """
-    from specdb.database import build as build_database
+    from specdb.db.access import build as build_database
     from specdb.locations import resolve_db, resolve_specs
 
     specs_dir = resolve_specs(specs)
@@ -86,13 +86,13 @@ def connect(specs: PathLike | None = None, db: PathLike | None = None, refresh: 
 
     A SQLite file is built, or rebuilt when the specs changed, before it is
     opened. Defaults as for `build`. For a postgresql:// database it is a
-    reader with the same `execute` and rows (see `specdb.postgres.Reader`),
+    reader with the same `execute` and rows (see `specdb.db.postgres.Reader`),
     holding one publication until it is closed; the publication is read as
     it is, never published to (when it does not hold the specs, a line on
     stderr says so, once) unless `refresh` asks for a publish first.
     """
     from specdb.locations import resolve_db, resolve_specs
-    from specdb.database import open_fresh
+    from specdb.db.access import open_fresh
 
     specs_dir = resolve_specs(specs)
     return open_fresh(resolve_db(db, specs_dir), specs_dir, refresh=refresh)
@@ -106,7 +106,7 @@ def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: boo
     one before it, specdb version). `refresh` as for `connect`.
     """
     from specdb.locations import ServerDatabase, resolve_db, resolve_specs
-    from specdb.database import open_fresh
+    from specdb.db.access import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)
@@ -114,7 +114,7 @@ def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: boo
     try:
         facts = _describe(connection, specs_dir, db_path)
         if isinstance(db_path, ServerDatabase):
-            from specdb.postgres import publications
+            from specdb.db.postgres import publications
 
             facts["publications"] = publications(connection, limit=INFO_PUBLICATIONS)  # type: ignore[arg-type]
         return facts
@@ -135,7 +135,7 @@ def write_export(
     """
     from specdb.export import export
     from specdb.locations import resolve_db, resolve_specs
-    from specdb.database import open_fresh
+    from specdb.db.access import open_fresh
 
     specs_dir = resolve_specs(specs)
     db_path = resolve_db(db, specs_dir)
@@ -148,13 +148,13 @@ def write_export(
 
 def _describe(connection: Any, specs_dir: Path, db_path: Any) -> dict[str, Any]:
     """What `info` says of the data read; a server's publication of other data than the bundled specs has no data version."""
-    from specdb.about import describe
+    from specdb.db.about import describe
     from specdb.locations import ServerDatabase
 
     facts = describe(connection, specs_dir, db_path)
     if isinstance(db_path, ServerDatabase) and facts["bundled"]:
         from specdb.licensing import attribution
-        from specdb.publication import holds_specs
+        from specdb.db.publication import holds_specs
 
         if not holds_specs(connection, specs_dir):
             facts.update(data_version=None, bundled=False, attribution=attribution(None, facts["content_hash"]))
@@ -163,7 +163,7 @@ def _describe(connection: Any, specs_dir: Path, db_path: Any) -> dict[str, Any]:
 
 def records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
     """One dict per record (id, kind, name, vendor, family, released, figures, last_reviewed), optionally of one kind."""
-    from specdb.catalog import list_records
+    from specdb.db.catalog import list_records
 
     return list_records(connection, kind)
 
@@ -173,14 +173,14 @@ def show(connection: sqlite3.Connection, record: str) -> dict[str, Any]:
 
     Raises `specdb.errors.NotFound` for an unknown record, naming the closest matches.
     """
-    from specdb.catalog import show_record
+    from specdb.db.catalog import show_record
 
     return show_record(connection, record)
 
 
 def figures(connection: sqlite3.Connection, **filters: Any) -> list[dict[str, Any]]:
     """Figures across records; filters: kind, name (a LIKE pattern), vendor, record, status."""
-    from specdb.catalog import list_figures
+    from specdb.db.catalog import list_figures
 
     return list_figures(connection, **filters)
 
@@ -198,6 +198,6 @@ def check_text(text: str, connection: "sqlite3.Connection | Database", **options
     not state it). Each Finding has path, line, column, claim, verdict,
     record_id, figure, expected, basis, note and a suggested correction.
     """
-    from specdb.check import check_text as check
+    from specdb.check.verdicts import check_text as check
 
     return check(text, connection, **options)

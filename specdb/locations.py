@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from specdb.errors import DatabaseError, UsageError
 from specdb.resources import bundled_specs
-from specdb.terms import KINDS
+from specdb.format.terms import KINDS
 
 SPECS_ENV = "SPECDB_SPECS"
 DB_ENV = "SPECDB_DB"

@@ -76,7 +76,7 @@ def cli(specs, db) -> Cli:
     return Cli(specs, db)
 
 
-HEAVY_MODULES = ("sqlalchemy", "sqlmodel", "alembic", "pydantic", "yaml", "psycopg", "specdb.postgres")
+HEAVY_MODULES = ("sqlalchemy", "sqlmodel", "alembic", "pydantic", "yaml", "psycopg", "specdb.db.postgres")
 
 
 def heavy_modules_loaded(args: list[str]) -> list[str]:

@@ -13,13 +13,13 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
 from conftest import heavy_modules_loaded
-from specdb import models
-from specdb.builder import build
-from specdb.migrate import migrate
+from specdb.db import models
+from specdb.db.builder import build
+from specdb.db.migrate import migrate
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.resources import migrations_dir
-from specdb.database import open_fresh
-from specdb.store import HEAD_REVISION, connect_readonly
+from specdb.db.access import open_fresh
+from specdb.db.store import HEAD_REVISION, connect_readonly
 
 
 def _engine(path):
@@ -171,7 +171,7 @@ def test_a_hot_journal_beside_the_target_is_not_replayed_onto_the_new_database(s
 
 
 def test_importing_specdb_loads_no_heavy_library():
-    code = "import sys, specdb; print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml', 'psycopg', 'specdb.postgres') if m in sys.modules))"
+    code = "import sys, specdb; print(sorted(m for m in ('sqlalchemy', 'sqlmodel', 'alembic', 'pydantic', 'yaml', 'psycopg', 'specdb.db.postgres') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -8,13 +8,17 @@ import subprocess
 
 import pytest
 
-from specdb import __version__, builder, specfiles
-from specdb.builder import build, validated_unless_held
-from specdb.dataset import load_specs
+from specdb import __version__
+
+from specdb.db import builder
+
+from specdb.load import files as specfiles
+from specdb.db.builder import build, validated_unless_held
+from specdb.load.dataset import load_specs
 from specdb.errors import DatabaseError, InvalidSpecs
-from specdb.specfiles import Stamp, current_stamp, walk
-from specdb.database import open_fresh
-from specdb.store import check_revision, connect_readonly, holds, is_fresh, read_meta, stamp_matches, stamp_meta
+from specdb.load.files import Stamp, current_stamp, walk
+from specdb.db.access import open_fresh
+from specdb.db.store import check_revision, connect_readonly, holds, is_fresh, read_meta, stamp_matches, stamp_meta
 
 
 @pytest.fixture(autouse=True)

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 import specdb
 from check_corpus import CORPUS, expected, pages
 from conftest import REPO, heavy_modules_loaded
-from specdb.check import Database, check_text
+from specdb.check.verdicts import Database, check_text
 from specdb.cli import app
-from specdb.prose import review_date
+from specdb.check.page import review_date
 
 SEED = CORPUS / "seed-000-interconnect.txt"
 
@@ -251,7 +251,7 @@ def test_html_entities_and_tags_inside_a_figure(database):
 
 
 def test_a_page_over_the_size_limit_is_refused_with_the_limit_named(bundled_db, tmp_path):
-    from specdb.check import MAX_PAGE_BYTES
+    from specdb.check.verdicts import MAX_PAGE_BYTES
 
     page = tmp_path / "page.txt"
     page.write_bytes(b" " * MAX_PAGE_BYTES)
@@ -297,7 +297,7 @@ def test_a_long_run_of_text_without_sentence_ends_is_read_in_pieces_that_keep_ea
 
 def test_unclosed_scripts_and_comments_are_looked_up_once_per_kind_not_once_per_tag(monkeypatch):
     """1,000 unclosed <script> and 1,000 unclosed <!--: the closing tag of each kind is searched for once, not 1,000 times to the end."""
-    from specdb import prose
+    from specdb.check.verdicts import page as prose
 
     searches = []
 

@@ -11,11 +11,11 @@ import json
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.collective import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
-from specdb.collective_bound import Domains
+from specdb.collective.estimate import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
+from specdb.collective.bound import Domains
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
-from specdb.database import open_fresh
+from specdb.db.access import open_fresh
 
 SEED_GRADIENTS = 16e9  # 8e9 parameters x 2 bytes (BF16)
 UP, OUT = 450e9, 50e9  # the test platform, per direction
@@ -531,8 +531,8 @@ def test_a_run_the_model_cannot_place_is_named_not_fatal(specs, db):
 
 @pytest.mark.parametrize("algorithm, why", [("nvls", " (NCCL runs NVLS across nodes only with SHARP)"), ("collnet", "")])
 def test_in_network_reduction_across_domains_without_sharp_is_refused_with_the_reason(connection, algorithm, why):
-    from specdb.collective_bound import Topology, bound
-    from specdb.tiers import platforms
+    from specdb.collective.bound import Topology, bound
+    from specdb.analysis.tiers import platforms
 
     [platform] = platforms(connection, platform="test-system")
     with pytest.raises(UsageError) as refused:
@@ -588,7 +588,7 @@ def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first
 
 
 def test_a_run_of_256_mib_or_more_gives_an_efficiency_and_a_smaller_one_a_latency():
-    from specdb.calibration import PEAK_SIZE, Run, is_bandwidth_run
+    from specdb.collective.calibration import PEAK_SIZE, Run, is_bandwidth_run
 
     def run(size):
         return Run(1, "r", "p", "f", "all-gather", 8, size, "ring", "NCCL", 100e9, "per-accelerator", None)
@@ -682,7 +682,7 @@ def test_estimate_refuses_what_it_does_not_know(connection, arguments, message):
     ("reduce-scatter", 8, 7 / 8), ("all-to-all", 4, 3 / 4), ("point-to-point", 2, 1),
 ])
 def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
-    from specdb.collective_bound import bus_factor
+    from specdb.collective.bound import bus_factor
 
     # nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for all-gather, reduce-scatter and all-to-all, 1 otherwise; n -> infinity without a count.
     assert bus_factor(operation, gpus) == pytest.approx(factor)
@@ -758,8 +758,8 @@ def test_eight_gpus_over_two_nodes_are_hierarchical(specs, db):
 
 
 def test_given_domains_decide_the_placement(connection):
-    from specdb.collective_bound import Topology, bound
-    from specdb.tiers import platforms
+    from specdb.collective.bound import Topology, bound
+    from specdb.analysis.tiers import platforms
 
     [platform] = platforms(connection, platform="test-system")
     topology = Topology.read(connection, platform)
@@ -940,7 +940,7 @@ def test_a_hundred_million_gpus_are_counted_not_listed(connection):
 
 
 def test_gpus_spread_over_a_runs_domains_as_evenly_as_they_go():
-    from specdb.collective_bound import even_domains, fill_domains
+    from specdb.collective.bound import even_domains, fill_domains
 
     assert even_domains(12, 5) == [Domains(3, 2), Domains(2, 3)]
     assert even_domains(16, 2) == [Domains(8, 2)]

@@ -9,9 +9,9 @@ import shutil
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.compare import compare, flatten
+from specdb.analysis.compare import compare, flatten
 from specdb.errors import NotFound, UsageError
-from specdb.database import open_fresh
+from specdb.db.access import open_fresh
 
 
 @pytest.fixture(scope="module")

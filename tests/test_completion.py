@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import specdb
-from specdb import specfiles
+from specdb.load import files as specfiles
 
 from conftest import TEST_SPECS
 

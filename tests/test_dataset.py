@@ -4,9 +4,9 @@ import math
 
 import pytest
 
-from specdb.dataset import load_specs
+from specdb.load.dataset import load_specs
 from specdb.resources import bundled_specs
-from specdb.database import open_fresh
+from specdb.db.access import open_fresh
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_every_accelerator_has_the_tier_figures(bundled):
 
 
 def test_every_platform_has_three_tiers_but_the_declared_gaps(bundled):
-    from specdb.tiers import ratio_rows
+    from specdb.analysis.tiers import ratio_rows
 
     rows = ratio_rows(bundled)
     # 8 platforms of 2020-2025, then HGX B300, TPU v6e pod, MI355X platform, Helios, Trn3 Gen1 and Gen2, Vera Rubin NVL72,

@@ -7,8 +7,8 @@ import subprocess
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.builder import build
-from specdb.diff import diff, open_version
+from specdb.db.builder import build
+from specdb.versions.diff import diff, open_version
 from specdb.errors import InvalidSpecs
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -12,13 +12,13 @@ import tempfile
 
 import pytest
 
-import specdb.dataset
+import specdb.load.dataset
 from conftest import TEST_SPECS
-from specdb import revisioncache
-from specdb.builder import build
-from specdb.diff import FORMATS, compare_versions, diff, open_version, render
+from specdb.versions import cache as revisioncache
+from specdb.db.builder import build
+from specdb.versions.diff import FORMATS, compare_versions, diff, open_version, render
 from specdb.errors import InvalidSpecs, SpecdbError
-from specdb.snapshot import changed_records
+from specdb.versions.snapshot import changed_records
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
@@ -184,13 +184,14 @@ def test_a_policy_change_reaches_figures_in_unchanged_files(history):
 
 def _counting_parses(monkeypatch):
     parsed = []
-    real = specdb.dataset.parse_yaml
-    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: parsed.append(raw) or real(raw, **options))
+    real = specdb.load.dataset.parse_yaml
+    monkeypatch.setattr(specdb.load.dataset, "parse_yaml", lambda raw, **options: parsed.append(raw) or real(raw, **options))
     return parsed
 
 
 def test_the_policy_file_is_the_one_validation_reads():
-    from specdb import dataset, revisions
+    from specdb.load import dataset
+    from specdb.versions import revisions
 
     assert revisions.POLICY_FILE == dataset.POLICY_FILE
 
@@ -644,8 +645,8 @@ def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
 
 
 def test_history_tells_its_progress_commit_by_commit(history, databases):
-    from specdb.history import figure_history
-    from specdb.store import connect_readonly
+    from specdb.versions.history import figure_history
+    from specdb.db.store import connect_readonly
 
     told = []
     rows = figure_history(connect_readonly(databases / "c0.sqlite"), history, "test-gpu", "memory_bandwidth", progress=lambda *step: told.append(step))
@@ -774,7 +775,7 @@ def test_a_record_added_first_renumbers_the_others_rows_yet_only_it_has_changed(
 
 @pytest.mark.parametrize("column", ["value_text", "note"])
 def test_a_change_to_any_column_of_any_row_a_record_owns_changes_its_digest(databases, renumbered, tmp_path, column):
-    from specdb.rows import rows_digest
+    from specdb.db.rows import rows_digest
 
     def digest(path, record_id):
         with sqlite3.connect(path) as connection:
@@ -827,8 +828,8 @@ def test_two_databases_from_before_digests_are_compared_by_their_rows(databases,
 
 
 def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_rows(databases, history, tmp_path):
-    from specdb.builder import upgrade
-    from specdb.store import schema_revision
+    from specdb.db.builder import upgrade
+    from specdb.db.store import schema_revision
 
     older = _edited_copy(databases, tmp_path, "DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
     for old, new in ((str(older), str(databases / "edited.sqlite")), (str(databases / "edited.sqlite"), str(older))):
@@ -854,8 +855,8 @@ def test_an_invalid_folder_is_reported_at_its_own_path(specs, tmp_path):
 
 
 def test_a_kind_change_figures_added_removed_rewritten_and_an_unclassified_column():
-    from specdb.diff import Change
-    from specdb.snapshot import FigureState, RecordState, Snapshot
+    from specdb.versions.diff import Change
+    from specdb.versions.snapshot import FigureState, RecordState, Snapshot
 
     def figure(text, value):
         return FigureState({"value_text": text, "value": value, "unit": "B/s"}, ())
@@ -886,11 +887,11 @@ def test_a_revision_against_a_folder_or_a_database(history, databases, tmp_path)
 
 
 def test_progress_counts_a_file_once_it_is_validated(specs, monkeypatch):
-    import specdb.dataset
+    import specdb.load.dataset
 
     events = []
-    real = specdb.dataset.parse_yaml
-    monkeypatch.setattr(specdb.dataset, "parse_yaml", lambda raw, **options: events.append("parsed") or real(raw, **options))
+    real = specdb.load.dataset.parse_yaml
+    monkeypatch.setattr(specdb.load.dataset, "parse_yaml", lambda raw, **options: events.append("parsed") or real(raw, **options))
     compare_versions(str(specs), str(specs), specs, progress=lambda label, done, total: events.append(done))
     # Six files a side: each count follows the parse of the file it counts, never precedes it.
     assert events == ["parsed", 1, "parsed", 2, "parsed", 3, "parsed", 4, "parsed", 5, "parsed", 6] * 2

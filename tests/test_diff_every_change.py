@@ -8,11 +8,11 @@ import subprocess
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.builder import build
-from specdb.dataset import load_specs
-from specdb.diff import diff, open_version
+from specdb.db.builder import build
+from specdb.load.dataset import load_specs
+from specdb.versions.diff import diff, open_version
 from specdb.errors import UsageError
-from specdb.snapshot import Citation, from_dataset
+from specdb.versions.snapshot import Citation, from_dataset
 
 GPU = "accelerator/test-gpu.yaml"
 BRIEF = "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"

@@ -7,7 +7,7 @@ import pytest
 from conftest import REPO
 from specdb.cli import COMMANDS, app
 from specdb.resources import bundled_specs
-from specdb.database import open_fresh
+from specdb.db.access import open_fresh
 
 README = (REPO / "README.md").read_text()
 
@@ -46,7 +46,7 @@ def test_the_coverage_table_matches_the_bundled_data(tmp_path):
 
 def test_the_record_format_lists_every_figure_name_as_the_code_declares_it():
     from specdb.output import markdown_table
-    from specdb.vocabulary import FIGURES, rows
+    from specdb.format.vocabulary import FIGURES, rows
 
     document = (REPO / "docs" / "record-format.md").read_text()
     listed = document.split("<!-- figure names: begin -->\n", 1)[1].split("<!-- figure names: end -->", 1)[0]

@@ -6,9 +6,9 @@ import sys
 
 import pytest
 
-from specdb import vocabulary
+from specdb.format import vocabulary
 from specdb.cli import dispatch, main
-from specdb.dataset import Problem
+from specdb.load.dataset import Problem
 from specdb.errors import DatabaseError, InvalidSpecs, NotFound, SpecdbError, UsageError
 from specdb.suggest import closest, did_you_mean
 

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from conftest import PROPERTY_EXAMPLES, TEST_SPECS
 from specdb.cli import app
-from specdb.units import PLAUSIBLE
+from specdb.format.units import PLAUSIBLE
 
 EXAMPLES = max(1, PROPERTY_EXAMPLES // 8)
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -20,7 +20,8 @@ import pytest
 import typer
 from hypothesis import given, settings, strategies as st
 import specdb
-from specdb import cli, specfiles
+from specdb import cli
+from specdb.load import files as specfiles
 from specdb.cli import dispatch, main
 from specdb.cli.signatures import TABLE, derive
 

@@ -17,11 +17,11 @@ from alembic.config import Config
 from alembic.script import ScriptDirectory
 
 from conftest import REPO
-from specdb import specfiles
-from specdb.builder import build
+from specdb.load import files as specfiles
+from specdb.db.builder import build
 from specdb.resources import migrations_dir
-from specdb.database import open_fresh
-from specdb.store import HEAD_REVISION, connect_readonly
+from specdb.db.access import open_fresh
+from specdb.db.store import HEAD_REVISION, connect_readonly
 
 
 # The stamp records the files' metadata when read (inode change times among them), not their content.
@@ -64,8 +64,8 @@ KILL_AT = textwrap.dedent("""
     import os, signal, sys
     from pathlib import Path
     sys.path.insert(0, {repo!r})
-    import specdb.builder as build_module
-    import specdb.dataset as dataset_module
+    import specdb.db.builder as build_module
+    import specdb.load.dataset as dataset_module
 
     def die(*args, **kwargs):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -113,7 +113,7 @@ def test_a_build_killed_at_any_point_leaves_the_old_or_the_new_database(two_vers
 
 def test_builds_killed_at_random_moments_never_leave_a_mixture(two_versions, db, tmp_path):
     old_dump, new_specs, new_dump = two_versions
-    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.db.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
     for delay in (0.05, 0.15, 0.3, 0.45, 0.6, 0.8, 1.0, 1.3):
         process = subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)])
         time.sleep(delay)
@@ -169,7 +169,7 @@ def test_readers_during_repeated_rebuilds_never_fail_nor_see_half_a_database(two
 
 def test_two_builds_at_once_end_with_one_good_database(two_versions, db):
     _, new_specs, new_dump = two_versions
-    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+    code = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.db.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
     builders = [subprocess.Popen([sys.executable, "-c", code, str(new_specs), str(db)], stderr=subprocess.PIPE) for _ in range(2)]
     reader = subprocess.Popen(
         [sys.executable, "-m", "specdb", "list", "--specs", str(new_specs), "--db", str(db), "--format", "json"],
@@ -255,7 +255,7 @@ def test_a_database_folder_that_cannot_be_created_is_a_clear_error(specs, tmp_pa
 
 def test_a_temporary_folder_without_room_for_the_checks_across_records_is_a_database_error():
     from specdb.errors import DatabaseError
-    from specdb.links import LinkTable, SourceLinks
+    from specdb.load.links import LinkTable, SourceLinks
 
     table = LinkTable()
     # What a full temporary folder does to SQLite: a write past the last page it may have fails.

@@ -1,7 +1,7 @@
 """The figure names the code reads by name are constants, each declared in the vocabulary."""
 
-from specdb import figure_names
-from specdb.vocabulary import FIGURES
+from specdb.format import figure_names
+from specdb.format.vocabulary import FIGURES
 
 
 def test_every_constant_is_a_declared_figure_name_spelt_as_its_constant():

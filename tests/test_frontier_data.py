@@ -7,8 +7,8 @@ from typer.testing import CliRunner
 
 from specdb.cli import app
 from specdb.resources import bundled_specs
-from specdb.database import open_fresh
-from specdb.tiers import ratio_rows, trend
+from specdb.db.access import open_fresh
+from specdb.analysis.tiers import ratio_rows, trend
 
 SWITCH = """schema: 1
 id: test-switch

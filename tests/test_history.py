@@ -9,10 +9,10 @@ import subprocess
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.builder import build
+from specdb.db.builder import build
 from specdb.errors import NotFound
-from specdb.history import figure_history
-from specdb.store import connect_readonly
+from specdb.versions.history import figure_history
+from specdb.db.store import connect_readonly
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from conftest import REPO
-from specdb.yamlread import parse_yaml
+from specdb.load.yamlread import parse_yaml
 
 MEMORY_LIMIT = 2 * 2**30  # address space allowed to the validating process
 TIME_LIMIT = 60

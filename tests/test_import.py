@@ -4,8 +4,8 @@ import datetime as dt
 
 import pytest
 
-from specdb.collective import estimate
-from specdb.database import open_fresh
+from specdb.collective.estimate import estimate
+from specdb.db.access import open_fresh
 
 HEADER = """\
 # nccl-tests version 2.13.9 nccl-headers=21805 nccl-library=21805
@@ -133,13 +133,13 @@ def rows_of(*sizes_and_busbw):
     ([(1048576, "0.50"), (8589934592, "380.00")], [8589934592, 1048576]),
 ])
 def test_the_rows_kept_are_the_largest_and_the_nearest_to_1_mib(rows, chosen):
-    from specdb.nccltests import chosen_rows, parse
+    from specdb.collective.nccltests import chosen_rows, parse
 
     assert [row.size for row in chosen_rows(parse(rows_of(*rows), "run.log"))] == chosen
 
 
 def test_the_record_says_what_ran_on_which_hosts(log):
-    from specdb.nccltests import parse, records
+    from specdb.collective.nccltests import parse, records
 
     # The header is 14 lines, the 1 MiB row line 15 and the 8 GiB row line 16.
     two_hosts = log.read_text().replace("Pid  13 on node01", "Pid  13 on node02").replace("Pid  14 on node01", "Pid  14 on node02")
@@ -151,7 +151,7 @@ def test_the_record_says_what_ran_on_which_hosts(log):
 
 
 def test_a_log_without_ranks_says_neither_hosts_nor_devices():
-    from specdb.nccltests import parse, records
+    from specdb.collective.nccltests import parse, records
 
     text = records(parse(rows_of((8589934592, "380.00")), "bare.log"), log_name="bare.log", platform="test-system", record_id="run-2",
                    operation="all-gather", algorithm="ring", accelerators=8, date="2026-12-01")["cluster"]

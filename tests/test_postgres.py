@@ -419,8 +419,8 @@ def test_diff_compares_two_servers_or_a_server_and_a_file(server_db, tmp_path):
 def test_a_stamp_is_recorded_only_on_the_publication_its_files_were_compared_with(server_db, tmp_path):
     import specdb
     from specdb.locations import ServerDatabase
-    from specdb.publish import _restamp
-    from specdb.specfiles import Stamp
+    from specdb.db.publish import _restamp
+    from specdb.load.files import Stamp
 
     low, high = _edited(tmp_path, "low", "3.35 TB/s"), _edited(tmp_path, "high", "4 TB/s")
     specdb.build(low, server_db)
@@ -599,9 +599,9 @@ def test_the_migrations_upgrade_a_server_schema_made_at_every_earlier_revision(s
     from sqlalchemy import create_engine
     from sqlalchemy.pool import NullPool
 
-    from specdb import models
-    from specdb.migrate import migrate
-    from specdb.publish import GROUP_CONCAT, NEXT_SCHEMA
+    from specdb.db import models
+    from specdb.db.migrate import migrate
+    from specdb.db.publish import GROUP_CONCAT, NEXT_SCHEMA
 
     with psycopg.connect(server_db, autocommit=True) as admin:
         admin.execute(f"CREATE SCHEMA {NEXT_SCHEMA}")
@@ -665,7 +665,7 @@ def test_specdb_sql_on_the_server_still_calls_functions_that_only_read(server_db
 
 def test_the_time_limit_holds_when_the_query_lifts_the_servers_own(server_db, monkeypatch):
     """The statement timeout is re-armed at each FETCH; a query that switched it off after the first batch is cancelled from here."""
-    from specdb import postgres
+    from specdb.db import postgres
 
     assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
     monkeypatch.setattr(postgres, "_HARMLESS_VOLATILE", postgres._HARMLESS_VOLATILE | {"set_config"})
@@ -675,7 +675,7 @@ def test_the_time_limit_holds_when_the_query_lifts_the_servers_own(server_db, mo
 
 
 def test_a_reader_behind_a_publish_waits_no_longer_than_its_time_limit(server_db):
-    from specdb.postgres import READ_LOCK
+    from specdb.db.postgres import READ_LOCK
 
     assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
     with psycopg.connect(server_db) as publisher:
@@ -722,7 +722,7 @@ def test_the_lexer_finds_every_call_the_server_makes(server_db):
     must have named the function whenever it did, and never when it did not."""
     import random
 
-    from specdb.sqlquery import called_functions
+    from specdb.db.sqlquery import called_functions
 
     rng = random.Random(20261202)
     took = 0

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import PROPERTY_EXAMPLES, TEST_SPECS
-from specdb.builder import build
-from specdb.dataset import load_specs
+from specdb.db.builder import build
+from specdb.load.dataset import load_specs
 from specdb.errors import InvalidSpecs
-from specdb.store import connect_readonly
+from specdb.db.store import connect_readonly
 
 EXAMPLES = PROPERTY_EXAMPLES
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

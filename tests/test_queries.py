@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from specdb import specfiles
-from specdb.database import open_fresh
-from specdb.tiers import ratio_rows
+from specdb.load import files as specfiles
+from specdb.db.access import open_fresh
+from specdb.analysis.tiers import ratio_rows
 
 
 @pytest.fixture
@@ -82,7 +82,7 @@ def test_trend_lines_say_whether_the_node_edge_cliff_grew(specs, db):
         .replace("id: test-system", "id: test-system-2").replace("released: 2022-09", "released: 2024-09")
         .replace("value: 400 Gb/s", "value: 200 Gb/s").replace("derived: {product: [test-fabric.port_bandwidth]}", "derived: {product: [test-fabric.port_bandwidth], factor: 0.5}")
     )
-    from specdb.tiers import trend
+    from specdb.analysis.tiers import trend
 
     rows = ratio_rows(open_fresh(db, specs))
     assert trend(rows) == [

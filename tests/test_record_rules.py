@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.dataset import Problem, load_specs
-from specdb.specfiles import SpecFile, SpecsInMemory, current_stamp, walk
+from specdb.load.dataset import Problem, load_specs
+from specdb.load.files import SpecFile, SpecsInMemory, current_stamp, walk
 
 NPU = "accelerator/test-npu.yaml"
 # A valid accelerator: line numbers below refer to this text.

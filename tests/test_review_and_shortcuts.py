@@ -5,11 +5,13 @@ import json
 
 import pytest
 
-from specdb import builder, specfiles
-from specdb.builder import build
+from specdb.db import builder
+
+from specdb.load import files as specfiles
+from specdb.db.builder import build
 from specdb.errors import UsageError
-from specdb.review import before, parse_age
-from specdb.database import open_fresh
+from specdb.analysis.review import before, parse_age
+from specdb.db.access import open_fresh
 
 D = dt.date
 
@@ -124,7 +126,7 @@ def test_only_reporting_pragmas_run(cli, pragma, allowed):
 
 
 def test_a_value_longer_than_the_limit_is_refused_and_the_connection_is_left_as_it_was(specs, db):
-    from specdb.sqlquery import LONGEST_VALUE_BYTES, run_sql
+    from specdb.db.sqlquery import LONGEST_VALUE_BYTES, run_sql
 
     connection = open_fresh(db, specs)
     with pytest.raises(UsageError, match="too big"):

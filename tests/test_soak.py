@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO, TEST_SPECS
-from specdb.builder import build
-from specdb.dataset import load_specs
+from specdb.db.builder import build
+from specdb.load.dataset import load_specs
 from specdb.errors import InvalidSpecs
-from specdb.store import connect_readonly
-from specdb.tiers import ratio_rows
+from specdb.db.store import connect_readonly
+from specdb.analysis.tiers import ratio_rows
 
 pytestmark = pytest.mark.soak
 
@@ -98,7 +98,7 @@ def test_a_generated_tree_broken_at_random_names_exactly_the_broken_files(tmp_pa
     assert db.read_bytes() == before
 
 
-BUILD = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
+BUILD = f"import sys; sys.path.insert(0, {str(REPO)!r}); from pathlib import Path; from specdb.db.builder import build; build(Path(sys.argv[1]), Path(sys.argv[2]))"
 
 
 def test_rounds_of_concurrent_builds_and_reads_never_fail_nor_mix_two_versions(tmp_path):

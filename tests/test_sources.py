@@ -1,6 +1,6 @@
 """Sources: a URL on a host that policy.yaml declares a mirror or content farm is refused, located at the url line."""
 
-from specdb.dataset import load_specs
+from specdb.load.dataset import load_specs
 from specdb.resources import bundled_specs
 
 SOURCE = "source/test-datasheet.yaml"

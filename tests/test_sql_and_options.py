@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from specdb import specfiles
+from specdb.load import files as specfiles
 
 
 @pytest.mark.parametrize("statement", [

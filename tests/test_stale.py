@@ -7,8 +7,8 @@ import re
 import pytest
 
 from specdb.errors import UsageError
-from specdb.review import before, failing, parse_age, parse_cutoff
-from specdb.tiers import trend
+from specdb.analysis.review import before, failing, parse_age, parse_cutoff
+from specdb.analysis.tiers import trend
 
 
 def _set_reviewed(specs, relpath, figure, date):

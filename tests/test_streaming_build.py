@@ -7,12 +7,14 @@ import sqlite3
 
 import pytest
 
-from specdb import builder, sqlschema
-from specdb.builder import build
-from specdb.migrate import migrate_file
-from specdb.dataset import load_specs, load_tree
+from specdb.db import builder
+
+from specdb.db import sqlschema
+from specdb.db.builder import build
+from specdb.db.migrate import migrate_file
+from specdb.load.dataset import load_specs, load_tree
 from specdb.errors import DatabaseError, InvalidSpecs
-from specdb.specfiles import current_stamp, read_specs, walk
+from specdb.load.files import current_stamp, read_specs, walk
 
 # A system whose one figure fails validation, and which also names a link and a source that do not exist and
 # derives a figure that does not match. Columns counted by hand from the text below.
@@ -181,7 +183,7 @@ def test_a_new_database_has_the_schema_the_migrations_make(tmp_path):
 
 def test_a_row_the_database_refuses_is_never_dropped_silently(specs, db, monkeypatch):
     """Should a check across records ever miss a problem, the refused row stops the build instead of going missing."""
-    from specdb import dataset
+    from specdb.load import dataset
 
     monkeypatch.setattr(builder, "ROWS_PER_BATCH", 1)
     monkeypatch.setattr(dataset, "_check_references", lambda loaded: None)

@@ -8,8 +8,8 @@ import pytest
 
 from conftest import TEST_SPECS
 from specdb.errors import NotFound, UsageError
-from specdb.database import open_fresh
-from specdb.tiers import Bandwidth, System, platforms, ratio_rows, same_basis, trend
+from specdb.db.access import open_fresh
+from specdb.analysis.tiers import Bandwidth, System, platforms, ratio_rows, same_basis, trend
 
 
 @dataclass
@@ -243,8 +243,8 @@ def test_a_platform_without_a_release_date_takes_its_accelerators(database):
 
 
 def test_a_snapshot_of_specs_finds_a_platform_by_id_or_by_alias_in_any_case(specs):
-    from specdb.dataset import load_specs
-    from specdb.snapshot import from_dataset
+    from specdb.load.dataset import load_specs
+    from specdb.versions.snapshot import from_dataset
 
     system = specs / "system" / "test-system.yaml"
     system.write_text(system.read_text().replace("released: 2022-09\n", "released: 2022-09\naliases: [Test Box]\n"))

@@ -10,8 +10,9 @@ import sys
 import pytest
 
 from conftest import REPO
-from specdb import builder, specfiles
-from specdb.builder import build
+from specdb.db import builder
+from specdb.load import files as specfiles
+from specdb.db.builder import build
 
 GPU = "accelerator/test-gpu.yaml"
 

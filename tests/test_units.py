@@ -2,7 +2,7 @@
 
 import pytest
 
-from specdb.units import UnitError, format_value, parse_quantity, rounded
+from specdb.format.units import UnitError, format_value, parse_quantity, rounded
 
 
 @pytest.mark.parametrize("text, value, dimension", [

@@ -4,9 +4,9 @@ import os
 
 import pytest
 
-from specdb import specfiles
+from specdb.load import files as specfiles
 from specdb.errors import UsageError
-from specdb.specfiles import read_specs, walk
+from specdb.load.files import read_specs, walk
 
 
 def _file(path, text="id: x\n"):

@@ -5,7 +5,7 @@ from __future__ import annotations  # the Typer declarations in the signatures a
 import sys
 from typing import Annotated, Optional
 
-from specdb.check import FORMATS
+from specdb.check.verdicts import FORMATS
 from specdb.cli.common import lazy_module, open_database
 from specdb.errors import EXIT_FINDINGS
 
@@ -29,8 +29,8 @@ def check(
 
     Examples: specdb check page.md ; specdb check --format markdown notes/*.html ; cat page.txt | specdb check - --as-of 2025-01
     """
-    from specdb.check import Database, check_text, failing, render, summary
-    from specdb.review import parse_cutoff
+    from specdb.check.verdicts import Database, check_text, failing, render, summary
+    from specdb.analysis.review import parse_cutoff
 
     when = parse_cutoff(as_of) if as_of else None
     page_date = parse_cutoff(reviewed) if reviewed else None
@@ -44,7 +44,7 @@ def check(
 
 
 def _read(path: str) -> str:
-    from specdb.check import MAX_PAGE_BYTES
+    from specdb.check.verdicts import MAX_PAGE_BYTES
     from specdb.errors import UsageError
 
     try:

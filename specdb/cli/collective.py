@@ -5,8 +5,8 @@ import sys
 from typing import Annotated, Optional
 
 from specdb.cli.common import emit, lazy_module, open_database
-from specdb.collective_bound import ALGORITHMS, TIER_CHOICES
-from specdb.terms import COLLECTIVE_OPERATIONS
+from specdb.collective.bound import ALGORITHMS, TIER_CHOICES
+from specdb.format.terms import COLLECTIVE_OPERATIONS
 
 typer = lazy_module("typer")
 options = lazy_module("specdb.cli.options")
@@ -32,7 +32,7 @@ def collective(
 
     Example: specdb collective all-reduce --params 8e9 --dtype bf16 --gpus 8 --platform nvidia-hgx-h100
     """
-    from specdb.collective import describe, estimate, message_bytes, parse_latency, sources
+    from specdb.collective.estimate import describe, estimate, message_bytes, parse_latency, sources
 
     result = estimate(
         open_database(specs, db, refresh),
@@ -48,7 +48,7 @@ def collective(
     emit(describe(result), fmt, document=result.as_dict(), one_record=True)
     if fmt == "table":
         from specdb.output import terminal_width, wrapped
-        from specdb.units import format_value
+        from specdb.format.units import format_value
 
         chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
         scaled = ("efficiencies measured in published runs; latency left out, give --gpus to include it"

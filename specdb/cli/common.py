@@ -45,7 +45,7 @@ def open_database(specs: Optional[str], db: Optional[str], refresh: bool = False
     """The database for these options: a SQLite file built or refreshed first when the specs changed, a server's publication as it is
     (see `specdb.connect`); with `refresh`, built or published first in any case. A server's reader waits at most `wait`
     seconds for a publish to let it read (see `database.open_fresh`)."""
-    from specdb.database import open_fresh
+    from specdb.db.access import open_fresh
 
     specs_dir, db_path = locate(specs, db)
     return open_fresh(db_path, specs_dir, refresh=refresh, wait=wait)

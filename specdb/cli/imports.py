@@ -9,7 +9,7 @@ import typer
 
 from specdb.cli.common import open_database
 from specdb.cli.options import DbOption, SpecsOption, choice
-from specdb.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
+from specdb.format.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
 
 import_app = typer.Typer(
     help="Import measurements as records to review and commit. Example: specdb import nccl-tests all_reduce.log --platform hgx-h100 --algorithm ring",
@@ -39,10 +39,10 @@ def nccl_tests(
     from specdb.cli.common import locate
     from specdb.errors import UsageError
     from specdb.locations import SPECS_ENV, is_specs_folder
-    from specdb.newrecords import add_records
-    from specdb.nccltests import parse, read_log, records
-    from specdb.schema import ID_PATTERN, parse_spec_date
-    from specdb.tiers import platforms
+    from specdb.load.newrecords import add_records
+    from specdb.collective.nccltests import parse, read_log, records
+    from specdb.format.schema import ID_PATTERN, parse_spec_date
+    from specdb.analysis.tiers import platforms
 
     for flag, value in (("--platform", platform), ("--id", record_id), ("--date", date)):
         if value is not None and not value.strip():

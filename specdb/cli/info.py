@@ -38,6 +38,6 @@ def schema() -> None:
 
     Example: specdb schema > specdb-record.schema.json
     """
-    from specdb.recordschema import record_json_schema
+    from specdb.format.jsonschema import record_json_schema
 
     sys.stdout.write(json.dumps(record_json_schema(), indent=2, ensure_ascii=False) + "\n")

@@ -10,8 +10,8 @@ import click
 import typer
 
 from specdb.output import FORMATS
-from specdb.terms import KINDS, STATUSES
-from specdb.tiers import BASES
+from specdb.format.terms import KINDS, STATUSES
+from specdb.analysis.tiers import BASES
 
 class Choice(click.Choice):
     """One of a fixed set of words; a misspelling is refused with the closest word (and shell completion offers them)."""
@@ -63,7 +63,7 @@ def _database(ctx: typer.Context):
 
     from specdb.cli.common import locate
     from specdb.errors import SpecdbError
-    from specdb.store import connect_readonly
+    from specdb.db.store import connect_readonly
 
     try:
         _, db_path = locate(ctx.params.get("specs"), ctx.params.get("db"))
@@ -74,7 +74,7 @@ def _database(ctx: typer.Context):
 
 def complete_record(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """Shell completion of a record id, with the record's name beside it where the shell shows one."""
-    from specdb.catalog import list_records
+    from specdb.db.catalog import list_records
 
     connection = _database(ctx)
     if connection is None:
@@ -84,7 +84,7 @@ def complete_record(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]
 
 def complete_figure(ctx: typer.Context, incomplete: str) -> list[tuple[str, str]]:
     """Shell completion of a figure name of the record already on the command line."""
-    from specdb.catalog import show_record
+    from specdb.db.catalog import show_record
     from specdb.errors import NotFound
 
     connection = _database(ctx)

@@ -25,8 +25,8 @@ def ratios(
 
     Example: specdb plot ratios --output ladder.svg --basis as-quoted
     """
-    from specdb.plot import plot_ladder
-    from specdb.tiers import ratio_rows
+    from specdb.analysis.plot import plot_ladder
+    from specdb.analysis.tiers import ratio_rows
 
     rows = ratio_rows(open_database(specs, db, refresh), basis, vendor=vendor)
     written = plot_ladder(rows, output, basis)

@@ -28,7 +28,7 @@ def ratios(
 
     Example: specdb query ratios --basis as-quoted --format markdown
     """
-    from specdb.tiers import RATIO_COLUMNS, RATIO_PRIORITY, ratio_rows, trend
+    from specdb.analysis.tiers import RATIO_COLUMNS, RATIO_PRIORITY, ratio_rows, trend
 
     rows = ratio_rows(open_database(specs, db, refresh), basis, vendor=vendor, platform=platform)
     if fmt in ("json", "csv"):
@@ -62,7 +62,7 @@ def figures(
     fmt: options.FormatOption = "table",
 ) -> None:
     """Figures across records, filtered. Example: specdb query figures --name memory_bandwidth --kind accelerator"""
-    from specdb.catalog import list_figures
+    from specdb.db.catalog import list_figures
 
     rows = list_figures(
         open_database(specs, db, refresh), kind=kind, name=name, vendor=vendor, record=record, status=status,
@@ -77,7 +77,7 @@ def names(
 
     Example: specdb query names --kind fabric
     """
-    from specdb.vocabulary import rows
+    from specdb.format.vocabulary import rows
 
     emit([row for row in rows() if kind is None or kind in str(row["kinds"]).split(", ")], fmt)
 
@@ -102,8 +102,8 @@ def compare(
 
     Example: specdb compare nvidia-h100-sxm nvidia-b200
     """
-    from specdb.compare import compare as compare_records
-    from specdb.compare import flatten
+    from specdb.analysis.compare import compare as compare_records
+    from specdb.analysis.compare import flatten
 
     rows = compare_records(open_database(specs, db, refresh), records, basis)
     flat = flatten(rows)
@@ -124,7 +124,7 @@ def sql(
 
     Example: specdb sql "SELECT record_id, value_text FROM figure WHERE name = 'memory_bandwidth'"
     """
-    from specdb.sqlquery import require_statement, run_sql
+    from specdb.db.sqlquery import require_statement, run_sql
 
     require_statement(query)
     columns, rows = run_sql(open_database(specs, db, refresh, wait=timeout), query, timeout=timeout, max_rows=max_rows)

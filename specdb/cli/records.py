@@ -24,7 +24,7 @@ def validate(
     """
     from dataclasses import asdict
 
-    from specdb.dataset import load_specs
+    from specdb.load.dataset import load_specs
     from specdb.output import to_json
 
     specs_dir, _ = locate(specs, None)
@@ -52,7 +52,7 @@ def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> Non
 
     Does no work when nothing changed. Example: specdb build --db specdb.sqlite
     """
-    from specdb.database import build as build_database
+    from specdb.db.access import build as build_database
 
     specs_dir, db_path = locate(specs, db)
     result = build_database(specs_dir, db_path)
@@ -69,8 +69,8 @@ def list_records(
     fmt: options.FormatOption = "table",
 ) -> None:
     """List records, one row each. Example: specdb list --kind accelerator --vendor NVIDIA"""
-    from specdb.catalog import list_records as records
-    from specdb.catalog import list_sources
+    from specdb.db.catalog import list_records as records
+    from specdb.db.catalog import list_sources
     from specdb.errors import UsageError
 
     if kind == "source" and vendor:
@@ -91,7 +91,7 @@ def show(
 
     Example: specdb show "NVIDIA H100 80GB HBM3"
     """
-    from specdb.catalog import FIGURE_COLUMNS, figure_rows, show_record, show_source
+    from specdb.db.catalog import FIGURE_COLUMNS, figure_rows, show_record, show_source
     from specdb.errors import NotFound
 
     connection = open_database(specs, db, refresh)

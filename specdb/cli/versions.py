@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Annotated, Callable, Iterator, Optional
 
 from specdb.cli.common import emit, lazy_module, locate
-from specdb.diff import FORMATS
+from specdb.versions.diff import FORMATS
 from specdb.errors import EXIT_FINDINGS
 
 typer = lazy_module("typer")
@@ -28,7 +28,7 @@ def diff(
 
     Examples: specdb diff HEAD~1 ; specdb diff HEAD~3 HEAD --stat ; specdb diff old.sqlite new.sqlite --format json ; specdb diff HEAD~1 --only values,counting --exit-code
     """
-    from specdb.diff import compare_versions, render
+    from specdb.versions.diff import compare_versions, render
 
     specs_dir, _ = locate(specs, None)
     groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
@@ -52,7 +52,7 @@ def history(
     Example: specdb history nvidia-h100-sxm memory_bandwidth
     """
     from specdb.cli.common import open_database
-    from specdb.history import figure_history
+    from specdb.versions.history import figure_history
 
     specs_dir, _ = locate(specs, db)
     with progress_bar() as progress:

@@ -15,9 +15,9 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from specdb import figure_names
+from specdb.format import figure_names
 from specdb.export.folder import record_file
-from specdb.tiers import Platform, platforms
+from specdb.analysis.tiers import Platform, platforms
 
 # gpu key -> accelerator figure (canonical SI already)
 GPU_FIGURES = (

@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from specdb import figure_names
+from specdb.format import figure_names
 from specdb.export.folder import record_file, write_json
 
 GIB = 2**30

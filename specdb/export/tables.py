@@ -10,7 +10,7 @@ import sqlite3
 from dataclasses import dataclass
 from typing import Any
 
-from specdb.units import CANONICAL_UNIT
+from specdb.format.units import CANONICAL_UNIT
 
 # Meta keys that describe the data itself; the others describe one build (paths, file times) and would make exports differ.
 STABLE_META = ("content_hash", "data_license", "record_format")

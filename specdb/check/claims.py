@@ -1,0 +1,222 @@
+"""Figure claims in prose: quantities with a hardware unit, counts of accelerators, ratios, and times derived from a bandwidth.
+
+Only a number with a unit, a count noun or a ratio word becomes a claim, so
+years ("2024"), model sizes ("405B", "8-billion-parameter") and bare numbers
+never do. Values are parsed through `units.parse_quantity`, so the checker
+reads units exactly as the specs do.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, replace
+
+from specdb.check.page import Page
+from specdb.format.units import parse_quantity
+
+_PREFIXES = ("", "k", "M", "G", "T", "P")
+
+
+def _spellings() -> dict[str, str]:
+    """Unit as written in prose -> unit as `units.parse_quantity` reads it."""
+    table: dict[str, str] = {}
+    for prefix in _PREFIXES:
+        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s"})
+        for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s"):
+            table[f"{prefix}{bits}"] = f"{prefix}b/s"
+    for prefix in ("k", "M", "G", "T", "P"):
+        table[f"{prefix}B"] = f"{prefix}B"
+    for prefix in ("Ki", "Mi", "Gi", "Ti"):
+        table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s"})
+    for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
+        for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):
+            table[spelling] = f"{prefix}FLOPS"
+    table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
+    table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
+    table.update({"%": "%", "percent": "%", "per cent": "%"})
+    for prefix, word in (("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
+        table[f"{word}bytes per second"] = f"{prefix}B/s"
+        table[f"{word}bits per second"] = f"{prefix}b/s"
+        table[f"{word}bytes"] = f"{prefix}B"
+    return table
+
+
+UNIT_SPELLINGS = _spellings()
+_WORD_NUMBERS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
+}
+_NUMBER = r"(?<![\w.,/\-−])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)"
+_SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
+_UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
+QUANTITY = re.compile(rf"{_NUMBER}{_SPACE}(?P<unit>{_UNIT})(?![\w/])")
+_COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
+                "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
+COUNT = re.compile(
+    rf"{_NUMBER}(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z][\w.]*\s+){{0,2}}?"
+    r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
+)
+_RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|bigger|wider|narrower|as|the|that|difference|gap|step|cliff|speed-?up|slowdown|advantage|ratio)\b"
+_WORD = "|".join(_WORD_NUMBERS)
+RATIO = re.compile(
+    rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
+    rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
+    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
+    re.IGNORECASE,
+)
+_DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
+_DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
+
+BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b|\bfull[\s-]duplex\b|\bduplex\b", re.IGNORECASE)
+PER_DIRECTION = re.compile(
+    r"\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
+    re.IGNORECASE,
+)
+_SCOPES = (
+    ("per-accelerator", re.compile(r"\b(?:per|each|a|every)[\s-](?:GPU|accelerator|chip|device|TPU)\b|\beach\s+[A-Z][A-Za-z]*\d\w*\b", re.IGNORECASE)),
+    ("per-port", re.compile(r"\b(?:per|each|a)[\s-](?:port|NIC)\b", re.IGNORECASE)),
+    ("per-link", re.compile(r"\b(?:per|each)[\s-]link\b", re.IGNORECASE)),
+    ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b", re.IGNORECASE)),
+    ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
+)
+JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_WINDOW_BEFORE = 30
+_WINDOW_AFTER = 40
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A figure-like quantity in the text.
+
+    `kind` is "quantity" (a value with a unit, or a count), "ratio" or "time"
+    (a time the text derives as size ÷ bandwidth). Values are canonical SI;
+    `half_unit` is half a unit of the last digit written, in the same units.
+    """
+
+    kind: str
+    start: int
+    end: int
+    text: str
+    value: float
+    dimension: str
+    unit: str
+    half_unit: float
+    basis: str | None = None
+    scope: str | None = None
+    noun: str | None = None
+    high: float | None = None
+    derived_size: float | None = None
+    derived_bandwidth: int | None = None
+
+
+def _number(text: str) -> tuple[float, float]:
+    """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005)."""
+    digits = text.replace(",", "")
+    value = float(digits)
+    if "." in digits:
+        return value, 0.5 * 10.0 ** -len(digits.split(".")[1])
+    trailing = len(digits) - len(digits.rstrip("0"))
+    return value, 0.5 * 10.0 ** min(trailing, len(digits) - 1)
+
+
+def extract(page: Page) -> list[Claim]:
+    """Every claim in the page, in reading order."""
+    text = page.text
+    found: list[Claim] = []
+    taken = Spans()
+    free = taken.free
+
+    for match in QUANTITY.finditer(text):
+        unit = UNIT_SPELLINGS[match["unit"]]
+        number, half = _number(match["number"])
+        if number <= 0:
+            continue
+        quantity = parse_quantity(f"{number!r} {unit}")
+        factor = quantity.value / number
+        found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
+                           match["unit"], half * factor))
+        taken.add(match.start(), match.end())
+    for match in COUNT.finditer(text):
+        if not free(match.start(), match.end()):
+            continue
+        number, half = _number(match["number"])
+        if match["thousands"]:
+            number, half = number * 1000, half * 1000
+        noun = _COUNT_NOUNS[match["noun"].casefold()] if match["noun"] else "accelerators"
+        found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half, noun=noun))
+        taken.add(match.start(), match.end())
+    for match in RATIO.finditer(text):
+        if not free(match.start(), match.end()):
+            continue
+        if match["word"]:
+            number, half = float(_WORD_NUMBERS[match["word"].casefold()]), 0.5
+        else:
+            number, half = _number(match["number"])
+        high = match["high"] or match["high_words"]
+        end = match.end() if match["sign"] or "fold" in match.group() else match.start() + len(match.group().rstrip())
+        found.append(Claim("ratio", match.start(), end, text[match.start():end].strip(), number, "ratio", "x", half,
+                           high=float(high) if high else None))
+        taken.add(match.start(), end)
+    found.sort(key=lambda claim: claim.start)
+    found = _derivations(text, found)
+    return [_with_context(page, found, index) for index in range(len(found))]
+
+
+class Spans:
+    """Stretches of text already taken, kept sorted so that a new one is checked against its neighbours only."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, start: int, end: int) -> None:
+        at = bisect_left(self.starts, start)
+        self.starts.insert(at, start)
+        self.ends.insert(at, end)
+
+    def free(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps no taken stretch (taken stretches never overlap each other)."""
+        at = bisect_left(self.starts, start)
+        return (at == 0 or self.ends[at - 1] <= start) and (at == len(self.starts) or end <= self.starts[at])
+
+
+def _derivations(text: str, claims: list[Claim]) -> list[Claim]:
+    """"32 GB ÷ 900 GB/s ≈ 36 ms": the time becomes a derived claim; the size is an operand, not a claim."""
+    operands: set[int] = set()
+    result = list(claims)
+    for index in range(len(claims) - 2):
+        size, bandwidth, time = claims[index:index + 3]
+        if (size.dimension, bandwidth.dimension, time.dimension) != ("size", "bandwidth", "time"):
+            continue
+        if not (_DERIVATION_OPERATOR.match(text[size.end:bandwidth.start]) and _DERIVATION_RESULT.match(text[bandwidth.end:time.start])):
+            continue
+        operands.add(index)
+        result[index + 2] = Claim("time", time.start, time.end, time.text, time.value, "time", time.unit, time.half_unit,
+                                  derived_size=size.value, derived_bandwidth=index + 1)
+    kept = [claim for index, claim in enumerate(result) if index not in operands]
+    renumber = {old: new for new, old in enumerate(i for i in range(len(result)) if i not in operands)}
+    return [
+        claim if claim.derived_bandwidth is None else replace(claim, derived_bandwidth=renumber[claim.derived_bandwidth])
+        for claim in kept
+    ]
+
+
+def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
+    """The basis and scope the words around a claim state, looked for in its clause and not past a neighbouring claim."""
+    claim = claims[index]
+    if claim.kind != "quantity":
+        return claim
+    clause = page.clause_of(claim.start)
+    before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
+    after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
+    around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
+    basis = "bidirectional" if BIDIRECTIONAL.search(around) else "per-direction" if PER_DIRECTION.search(around) else None
+    scope = next((name for name, pattern in _SCOPES if pattern.search(around)), None)
+    return replace(claim, basis=basis, scope=scope)
+
+
+def _gap_split(text: str, start: int, end: int) -> int:
+    """Where the words between two claims stop describing the first and start describing the second: the first joining word."""
+    joiner = JOINER.search(text, start, end)
+    return joiner.start() if joiner else end

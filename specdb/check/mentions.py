@@ -1,0 +1,181 @@
+"""Where prose names hardware: records by id, name or alias, the short names people use for them, families, and hardware the data does not hold.
+
+Names come from the database. Besides ids, names and aliases, a record is
+known by its name stripped of vendor, form factor, memory size and
+parenthetical ("NVIDIA H100 SXM5 80GB" -> "H100") and, for a family member,
+without the family word ("InfiniBand NDR" -> "NDR"). A stripped name that
+fits several records ("NVLink" from "NVLink 4" and "NVLink 5") names them
+all, as a family.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from specdb.db.catalog import hardware_names
+from specdb.check.claims import Spans
+from specdb.check.page import Page
+
+_GENERIC_SUFFIX = re.compile(
+    r"\s+(?:SXM\d?|OAM|PCIe|\d+\s?GB|HBM\w*|training cluster|cluster|rack|superchip|platform|8-GPU|AI accelerator|accelerator|pod slice)$",
+    re.IGNORECASE,
+)
+_VERSION_SUFFIX = re.compile(r"\s+(?:v?\d+(?:\.\d+)?|Gen\s?\d+)$", re.IGNORECASE)
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
+_GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\b", re.IGNORECASE)
+# Model numbers such as H800, MI250X, L40S, GH200: hardware, when no record claims them.
+_MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
+_NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
+_VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
+_QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
+
+
+@dataclass(frozen=True, slots=True)
+class Mention:
+    """A name in the text: one record, a family of records, or (no records) hardware the database does not hold."""
+
+    start: int
+    end: int
+    text: str
+    records: tuple[str, ...]
+
+    @property
+    def known(self) -> bool:
+        return bool(self.records)
+
+    @property
+    def family(self) -> bool:
+        return len(self.records) > 1
+
+
+class Lexicon:
+    """Every name the database knows hardware by, compiled into one pattern."""
+
+    def __init__(self, connection: sqlite3.Connection):
+        levels: list[dict[str, set[str]]] = [{}, {}, {}]
+        families: dict[str, set[str]] = {}
+        for record_id, name, vendor, family, aliases in hardware_names(connection):
+            written = [record_id, name, *aliases]
+            for text in written:
+                _add(levels[0], text, record_id)
+            for text in written[1:]:
+                for short in _short_forms(text, vendor, family):
+                    _add(levels[1], short, record_id)
+                    first, _, rest = short.partition(" ")
+                    if rest and rest[0].isalpha() and any(char.isdigit() for char in rest):
+                        _add(levels[2], rest, record_id)
+            if family:
+                families.setdefault(_key(family), set()).add(record_id)
+        self.names: dict[str, tuple[str, ...]] = {}
+        for level in levels:
+            for key, ids in level.items():
+                self.names.setdefault(key, tuple(sorted(ids)))
+        for key, ids in families.items():
+            self.names.setdefault(key, tuple(sorted(ids)))
+        self.generations = {
+            (key.split("generation")[0], key.split("generation")[1]): ids[0]
+            for key, ids in self.names.items() if "generation" in key and len(ids) == 1
+        }
+        spellings = sorted(self.names, key=len, reverse=True)
+        # The class of first characters lets the search pass over a position without trying every name there.
+        first = "".join(sorted({re.escape(key[0]) for key in spellings}))
+        self.pattern = re.compile(
+            rf"(?<![\w-])(?=[{first}])(?:" + "|".join(_pattern(key) for key in spellings) + r")(?:s|'s|’s)?(?![\w-])", re.IGNORECASE
+        )
+
+    def find(self, page: Page) -> list[Mention]:
+        """Every mention in the page, in reading order."""
+        text = page.text
+        found: list[Mention] = []
+        for match in self.pattern.finditer(text):
+            records = self.names.get(_key(match.group())) or self.names.get(_key(re.sub(r"(?:'s|’s|s)$", "", match.group())))
+            if records:
+                found.append(Mention(match.start(), match.end(), match.group(), records))
+        found = self._unknown_versions(text, found)
+        found.extend(self._generations(page, found))
+        taken = Spans()
+        for mention in sorted(found, key=lambda mention: mention.start):
+            taken.add(mention.start, mention.end)
+        for match in _MODEL_NUMBER.finditer(text):
+            if _NOT_HARDWARE.match(match.group()) or not taken.free(match.start(), match.end()):
+                continue
+            found.append(Mention(match.start(), match.end(), match.group(), ()))
+        return sorted(found, key=lambda mention: mention.start)
+
+    def _unknown_versions(self, text: str, mentions: list[Mention]) -> list[Mention]:
+        """A name followed by a version no record has ("NVLink 6", "PCIe Gen7", "TPU v4", "Gaudi 2") names unknown hardware."""
+        result = []
+        for mention in mentions:
+            version = _VERSION_AFTER.match(text, mention.end)
+            if version and not _QUANTITY_AFTER.match(text, version.end()):
+                result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], ()))
+            else:
+                result.append(mention)
+        return result
+
+    def _generations(self, page: Page, mentions: list[Mention]) -> list[Mention]:
+        """"its fifth-generation switch": the generation of the family named nearest in the paragraph."""
+        found = []
+        starts = [mention.start for mention in mentions]
+        families = [mention for mention in mentions if mention.family]
+        family_starts = [mention.start for mention in families]
+        for match in _GENERATION.finditer(page.text):
+            at = bisect_right(starts, match.start()) - 1
+            if at >= 0 and match.start() < mentions[at].end:
+                continue
+            paragraph = page.paragraphs[page.paragraph_of(match.start())]
+            before = families[bisect_left(family_starts, paragraph.start):bisect_right(family_starts, match.start())]
+            after = families[bisect_right(family_starts, match.start()):bisect_left(family_starts, paragraph.end)]
+            for mention in _nearest_first(before, after, match.start()):
+                record = self.generations.get((match["ordinal"].casefold(), _key(re.sub(r"(?:'s|’s)$", "", mention.text))))
+                if record:
+                    found.append(Mention(match.start(), match.end(), match.group(), (record,)))
+                    break
+        return found
+
+
+def _nearest_first(before: list[Mention], after: list[Mention], offset: int) -> Iterator[Mention]:
+    """Mentions before and after an offset, nearest first (the earlier of two as near)."""
+    left, right = len(before) - 1, 0
+    while left >= 0 or right < len(after):
+        if right == len(after) or (left >= 0 and offset - before[left].start <= after[right].start - offset):
+            yield before[left]
+            left -= 1
+        else:
+            yield after[right]
+            right += 1
+
+
+def _key(text: str) -> str:
+    """A name as the text may spell it: any case, with or without spaces and hyphens."""
+    return re.sub(r"[\s-]+", "", text.replace("’", "'")).casefold()
+
+
+def _add(level: dict[str, set[str]], text: str, record_id: str) -> None:
+    key = _key(text)
+    if len(key) >= 2 and any(char.isalpha() for char in key):
+        level.setdefault(key, set()).add(record_id)
+
+
+def _short_forms(text: str, vendor: str | None, family: str | None) -> list[str]:
+    short = re.sub(r"\s*\(.*?\)", "", text).split(",")[0].strip()
+    if vendor and short.casefold().startswith(vendor.casefold() + " "):
+        short = short[len(vendor) + 1:]
+    while _GENERIC_SUFFIX.search(short):
+        short = _GENERIC_SUFFIX.sub("", short)
+    forms = [short]
+    unversioned = _VERSION_SUFFIX.sub("", short)
+    if unversioned != short and any(char.isalpha() for char in unversioned):
+        forms.append(unversioned)
+    if family and short.casefold().startswith(family.casefold() + " "):
+        forms.append(short[len(family) + 1:])
+    return [form for form in forms if len(form) >= 2]
+
+
+def _pattern(key: str) -> str:
+    """A name as a pattern: between its characters, spaces and hyphens may be written or left out."""
+    return r"[\s-]*".join(re.escape(char) for char in key)

@@ -1,0 +1,923 @@
+"""Check the hardware figures in prose against the database: each claim is ok, a mismatch, stale, counted ambiguously or on mixed bases, or unmatched.
+
+A claim is matched to a figure through the hardware named nearest to it: in
+its own words, its sentence, its paragraph, the paragraph before, a figure
+the page gave earlier, the record the page names most; a record named in the
+sentence decides, one named further away counts only when a figure of it
+agrees. A quantity that names no hardware and repeats nothing on the page is
+not reported. Values agree when they differ by no more than half a unit of
+the last digit written, and by at most 2.5%.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+import sqlite3
+from bisect import bisect_left, bisect_right, insort
+from dataclasses import asdict, dataclass, field
+from itertools import islice
+from typing import Any
+
+from specdb.format import figure_names
+from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
+from specdb.check.claims import JOINER as _JOINER
+from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
+from specdb.check.mentions import Lexicon, Mention
+from specdb.check.page import Page, Span, detect_format, read_page, review_date
+from specdb.analysis.tiers import Bandwidth, same_basis
+from specdb.format.units import parse_quantity
+
+FORMATS = ("text", "json", "markdown")
+# The largest page checked, in bytes: far above any page of prose (a long article is 100 kB). Checking costs time
+# and memory in step with a page's length, up to about 40 us and 160 bytes a byte for text dense with figures.
+MAX_PAGE_BYTES = 2 * 1024 * 1024
+VERDICTS = ("ok", "mismatch", "stale", "ambiguous-basis", "mixed-basis", "unmatched")
+FAILING = ("mismatch", "stale", "mixed-basis")
+STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
+_DIRECTED = ("per-direction", "bidirectional")
+_LONGEST_NAME = 200  # characters; a name ending right before a number starts no further back than this
+_BINARY_PREFIXES = {"Ki": 1.024, "Mi": 1.024**2, "Gi": 1.024**3, "Ti": 1.024**4, "Pi": 1.024**5}
+_RATIO_TOLERANCE = 0.01
+_SAME_BASIS_PREFERENCE = 0.1
+_ROUNDING_CAP = 0.025
+_FLOATING_POINT = 1e-6
+# How far the checker looks for the words and figures a claim is read with, so that a page costs time in proportion
+# to its length: the names nearest a claim on each side, the earlier figures a ratio may divide, and the values
+# near a claim's that it may repeat. Far more than an ordinary page puts in one paragraph.
+_NEAREST_NAMES = 32
+_EARLIER_FIGURES = 200
+_REPEAT_CANDIDATES = 100
+
+_TOPICS = (
+    ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
+    ("host", re.compile(r"\bPCIe\b|\bPCI Express\b|\bhost[\s-]link\b", re.IGNORECASE)),
+    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
+    ("scale_up", re.compile(r"\bNVLink\w*|\bscale-up\b|\bGPU-to-GPU\b|\bchip-to-chip\b|\bICI\b|\bInfinity Fabric\b|\bxGMI\b|\bUALink\b|\bNVSwitch\b", re.IGNORECASE)),
+    ("compute", re.compile(r"\bFLOP\w*|\bcompute\b", re.IGNORECASE)),
+    ("utilization", re.compile(r"\bMFU\b|\butili[sz]ation\b", re.IGNORECASE)),
+    ("latency", re.compile(r"\blatency\b", re.IGNORECASE)),
+)
+# The figure that stands for a tier when the text names the tier but gives no number ("faster than HBM"), as in the tier model.
+_TIER_FIGURES = {
+    "memory": (figure_names.MEMORY_BANDWIDTH,),
+    "scale_up": (figure_names.SCALE_UP_BANDWIDTH, figure_names.PER_ACCELERATOR_BANDWIDTH),
+    "scale_out": (figure_names.SCALE_OUT_BANDWIDTH, figure_names.PORT_BANDWIDTH),
+}
+# Dimensions for which a named record without such a figure is reported as unmatched, rather than passed over.
+_NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
+_PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
+_SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+_COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Figure:
+    id: int
+    record_id: str
+    kind: str
+    name: str
+    value: float
+    value_text: str
+    dimension: str
+    direction: str | None
+    scope: str | None
+    precision: str | None
+    as_of: str
+    timeline: tuple[tuple[float, str, str], ...]  # (value, value as written, as_of), oldest first, the current value last
+    alternatives: tuple[tuple[float, str, str], ...]  # (value, value as written, reason)
+
+    @property
+    def label(self) -> str:
+        return f"{self.record_id}.{self.name}"
+
+
+@dataclass
+class Finding:
+    """One claim and its verdict; `expected` is the figure's value as stored, `suggestion` a correction in the text's own unit and basis."""
+
+    path: str
+    line: int
+    column: int
+    claim: str
+    verdict: str
+    record_id: str | None
+    figure: str | None
+    expected: str | None
+    basis: str | None
+    note: str
+    suggestion: str | None
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def __str__(self) -> str:
+        target = f" → {self.record_id + '.' if self.record_id else ''}{self.figure} = {self.expected}" if self.figure else ""
+        basis = f" ({self.basis})" if self.basis else ""
+        hint = "; ".join(part for part in (self.note, f"write {self.suggestion}" if self.suggestion else "") if part)
+        return f"{self.path}:{self.line}:{self.column}: {self.verdict}: \"{self.claim}\"{target}{basis}{f' [{hint}]' if hint else ''}"
+
+
+@dataclass
+class _Operand:
+    """One side of a ratio: as the text counts it, and counted one way."""
+
+    quoted: float
+    one_way: float
+    direction: str | None
+    label: str
+    dimension: str
+
+
+@dataclass
+class _Resolved:
+    """A claim matched to a figure, and what it contributes to a ratio."""
+
+    figure: Figure
+    operand: _Operand
+
+
+class _Marks:
+    """Where patterns match on the whole page, found once and then looked up in any stretch of it by bisection."""
+
+    def __init__(self, marks: list[tuple[int, str, int]]):  # (start, what matched, end)
+        self.marks = sorted(marks)
+        self.starts = [mark[0] for mark in self.marks]
+
+    def within(self, start: int, end: int) -> list[tuple[int, str, int]]:
+        """The marks inside [start, end), in reading order."""
+        return [mark for mark in self.marks[bisect_left(self.starts, start):bisect_left(self.starts, end)] if mark[2] <= end]
+
+    def last(self, start: int, end: int, before: int) -> tuple[int, str, int] | None:
+        """The last mark inside [start, end) that starts before an offset."""
+        at = bisect_left(self.starts, before) - 1
+        while at >= 0 and self.starts[at] >= start:
+            if self.marks[at][2] <= end:
+                return self.marks[at]
+            at -= 1
+        return None
+
+    def first(self, start: int, end: int) -> tuple[int, str, int] | None:
+        """The first mark inside [start, end)."""
+        at = bisect_left(self.starts, start)
+        while at < len(self.marks) and self.starts[at] < end:
+            if self.marks[at][2] <= end:
+                return self.marks[at]
+            at += 1
+        return None
+
+
+def _marks(text: str, patterns) -> _Marks:
+    """Matches of (label, pattern) pairs; a label of None marks a match with its own text, casefolded."""
+    return _Marks([(match.start(), label or match.group().casefold(), match.end())
+                   for label, pattern in patterns for match in pattern.finditer(text)])
+
+
+class _Stretches:
+    """Stretches of text, merged, so that whether one covers an offset is a bisection."""
+
+    def __init__(self, spans: list[tuple[int, int]]):
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+        for start, end in sorted(span for span in spans if span[0] < span[1]):
+            if self.ends and start <= self.ends[-1]:
+                self.ends[-1] = max(self.ends[-1], end)
+            else:
+                self.starts.append(start)
+                self.ends.append(end)
+
+    def cover(self, offset: int) -> bool:
+        at = bisect_right(self.starts, offset) - 1
+        return at >= 0 and offset < self.ends[at]
+
+
+_NOTHING = _Stretches([])
+
+
+class _Repeats:
+    """The figures matched so far, by dimension and value, so that a claim repeating one is found without reading them all."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, list[float]] = {}
+        self.first: dict[str, dict[float, tuple[int, Figure]]] = {}  # value -> (order of first match, figure)
+
+    def add(self, dimension: str, value: float, figure: Figure) -> None:
+        figures = self.first.setdefault(dimension, {})
+        if value not in figures:
+            figures[value] = (len(figures), figure)
+            insort(self.values.setdefault(dimension, []), value)
+
+    def find(self, claim: Claim) -> Figure | None:
+        """The figure first matched to an earlier value the claim's value agrees with; such values lie within 2.5% of it."""
+        values = self.values.get(claim.dimension)
+        if not values:
+            return None
+        low = bisect_left(values, claim.value / (1 + _ROUNDING_CAP + 2 * _FLOATING_POINT))
+        high = bisect_right(values, claim.value / (1 - _ROUNDING_CAP - 2 * _FLOATING_POINT))
+        figures = self.first[claim.dimension]
+        agreeing = [figures[value] for value in values[low:min(high, low + _REPEAT_CANDIDATES)] if _agrees(claim, value)]
+        return min(agreeing, key=lambda entry: entry[0])[1] if agreeing else None
+
+
+@dataclass
+class _PageState:
+    page: Page
+    claims: list[Claim]
+    mentions: list[Mention]
+    reviewed: dt.date | None
+    resolved: dict[int, _Resolved] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        text = self.page.text
+        self.mention_starts = [mention.start for mention in self.mentions]
+        self.names = {family: [mention for mention in self.mentions if mention.family == family] for family in (False, True)}
+        self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
+        self.claim_starts = [claim.start for claim in self.claims]
+        self.subject = _page_subject(self.mentions)
+        self.joiners = _marks(text, ((None, _JOINER),))
+        self.precisions = _marks(text, ((None, _PRECISION),))
+        self.topics = _marks(text, _TOPICS)
+        self.comparison_words = _marks(text, ((None, _COMPARISON),))
+        self.comparisons = _comparison_spans(self)
+        self.resolved_order: list[int] = []
+        self.repeats = _Repeats()
+        self.topic_records: dict[str, tuple[list[int], list[str]]] = {}  # topic -> (offsets, record ids), in reading order
+        self.own_phrases: dict[int, tuple[int, int]] = {}
+        self.phrases_within: dict[tuple[int, int], _Stretches] = {}
+        self.sentence_words: dict[int, tuple[bool, bool]] = {}
+
+    def mentions_in(self, start: int, end: int) -> list[Mention]:
+        return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
+
+    def names_near(self, start: int, end: int, claim: Claim, family: bool) -> list[Mention]:
+        """Names (of families, or not) in [start, end): the nearest before the claim and after it, and those over it."""
+        starts = self.name_starts[family]
+        low, high = bisect_left(starts, start), bisect_left(starts, end)
+        first = max(low, bisect_left(starts, claim.start) - _NEAREST_NAMES)
+        last = min(high, bisect_left(starts, claim.end) + _NEAREST_NAMES)
+        return self.names[family][first:last]
+
+    def claims_in(self, start: int, end: int) -> range:
+        return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
+
+    def resolve(self, index: int, resolved: _Resolved, topic: str | None = None) -> None:
+        """Record the figure a claim was matched to (claims are matched in reading order)."""
+        self.resolved[index] = resolved
+        self.resolved_order.append(index)
+        claim = self.claims[index]
+        if claim.kind == "quantity":
+            self.repeats.add(claim.dimension, claim.value, resolved.figure)
+        if topic:
+            offsets, records = self.topic_records.setdefault(topic, ([], []))
+            offsets.append(claim.start)
+            records.append(resolved.figure.record_id)
+
+    def resolved_before(self, index: int) -> list[int]:
+        """The claims matched before a claim, nearest first, as far back as the checker looks."""
+        end = bisect_left(self.resolved_order, index)
+        return self.resolved_order[max(0, end - _EARLIER_FIGURES):end][::-1]
+
+    def topic_record(self, topic: str, before: int) -> str | None:
+        """The record last matched for a topic before an offset."""
+        offsets, records = self.topic_records.get(topic, ((), ()))
+        at = bisect_left(offsets, before)
+        return records[at - 1] if at else None
+
+    def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
+        """Whether a sentence speaks of a measurement, and of sparsity."""
+        said = self.sentence_words.get(sentence.start)
+        if said is None:
+            text = self.page.text
+            said = ("measur" in text[sentence.start:sentence.end].casefold(), _SPARSE.search(text, sentence.start, sentence.end) is not None)
+            self.sentence_words[sentence.start] = said
+        return said
+
+
+class Database:
+    """The figures, their history and alternatives, and how records use each other, read once per check."""
+
+    def __init__(self, connection: sqlite3.Connection, as_of: dt.date | None = None):
+        self.lexicon = Lexicon(connection)
+        self.as_of = as_of.isoformat() if as_of else None
+        kinds = record_kinds(connection)
+        self.uses: dict[str, set[str]] = {}
+        self.used_by: dict[str, set[str]] = {}
+        for record_id, target in record_uses(connection):
+            self.uses.setdefault(record_id, set()).add(target)
+            self.used_by.setdefault(target, set()).add(record_id)
+        history: dict[int, list[tuple[float, str, str]]] = {}
+        alternatives: dict[int, list[tuple[float, str, str]]] = {}
+        for figure_id, claim_kind, value, value_text, as_of, reason in every_claim(connection):
+            if claim_kind == "history":
+                history.setdefault(figure_id, []).append((value, value_text, as_of))
+            else:
+                alternatives.setdefault(figure_id, []).append((value, value_text, reason or ""))
+        self.figures: dict[str, list[Figure]] = {}
+        for row in every_figure(connection):
+            figure_id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of = row
+            timeline = tuple(sorted(history.get(figure_id, []), key=lambda entry: entry[2] or "")) + ((value, value_text, as_of),)
+            self.figures.setdefault(record_id, []).append(Figure(
+                figure_id, record_id, kinds[record_id], name, value, value_text, dimension, direction, scope, precision, as_of,
+                timeline, tuple(alternatives.get(figure_id, [])),
+            ))
+
+    def effective(self, figure: Figure) -> int:
+        """Index in the timeline of the value in force on the --as-of date (the current one without it; the earliest known before any)."""
+        if self.as_of is None:
+            return len(figure.timeline) - 1
+        known = [index for index, entry in enumerate(figure.timeline) if (entry[2] or "") <= self.as_of]
+        return known[-1] if known else 0
+
+    def sibling(self, figure: Figure) -> Figure | None:
+        """The same quantity counted the other way in the same record ("128 GB/s" both ways beside "63 GB/s" one way)."""
+        for other in self.figures.get(figure.record_id, []):
+            if (other.id != figure.id and other.dimension == figure.dimension and other.scope == figure.scope
+                    and {other.direction, figure.direction} == set(_DIRECTED)
+                    and abs(math.log(max(other.value, figure.value) / min(other.value, figure.value) / 2)) < 0.05):
+                return other
+        return None
+
+
+def check_text(
+    text: str,
+    connection: sqlite3.Connection | Database,
+    *,
+    path: str = "-",
+    fmt: str | None = None,
+    as_of: dt.date | None = None,
+    reviewed: dt.date | None = None,
+) -> list[Finding]:
+    """Every hardware figure claim in `text`, in reading order, with its verdict against the database.
+
+    `fmt` is "text", "markdown" or "html" (guessed from `path` and the text
+    when None); `as_of` checks against the values in force on that date (the
+    figures' history); `reviewed` is the page's own review date (read from the
+    text, "last reviewed in July 2026", when None). Pass a `Database` to check
+    many texts without reading the figures again.
+    """
+    database = connection if isinstance(connection, Database) else Database(connection, as_of)
+    page = read_page(text, fmt or detect_format(text, path))
+    state = _PageState(page, extract(page), database.lexicon.find(page), reviewed or review_date(page.text))
+    findings: dict[int, Finding] = {}
+    for index, claim in enumerate(state.claims):
+        if claim.kind == "quantity":
+            finding = _check_quantity(database, state, index)
+        elif claim.kind == "time":
+            finding = _check_time(database, state, index)
+        else:
+            continue
+        if finding is not None:
+            findings[index] = _located(finding, page, claim, path)
+    for index, claim in enumerate(state.claims):
+        if claim.kind == "ratio":
+            finding = _check_ratio(database, state, index)
+            if finding is not None:
+                findings[index] = _located(finding, page, claim, path)
+    return [findings[index] for index in sorted(findings)]
+
+
+def failing(findings: list[Finding], strict: bool = False) -> bool:
+    """Whether the findings fail a check: mismatch, stale or mixed-basis; with strict, ambiguous-basis and unmatched too."""
+    return any(finding.verdict in (STRICT_FAILING if strict else FAILING) for finding in findings)
+
+
+def _located(finding: Finding, page: Page, claim: Claim, path: str) -> Finding:
+    finding.path = path
+    finding.line, finding.column = page.position(claim.start)
+    finding.claim = " ".join(claim.text.split())  # markup blanked inside a claim leaves runs of spaces
+    return finding
+
+
+def _finding(verdict: str, figure: Figure | None = None, expected: str | None = None, basis: str | None = None,
+             note: str = "", suggestion: str | None = None, label: str | None = None) -> Finding:
+    return Finding("", 0, 0, "", verdict, figure.record_id if figure else None, figure.name if figure else label,
+                   expected, basis, note, suggestion)
+
+
+# Quantities -----------------------------------------------------------------
+
+def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    topic = _topic(state, index)
+    if claim.dimension == "size" and (_part_of_name(state, claim) or (topic != "memory" and not _names_hardware(state, claim))):
+        return None  # sizes of gradients, weights and buffers are not hardware figures
+    lookup = _lookup(database, state, index, topic)
+    if lookup is None:
+        return None
+    if isinstance(lookup, Mention):
+        if lookup.known:
+            return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
+        return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
+    figure = lookup
+    figure, finding, direction = _verdict(database, state, claim, figure)
+    one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
+    state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
+    return finding
+
+
+def _names_hardware(state: _PageState, claim: Claim) -> bool:
+    sentence = state.page.sentence_of(claim.start)
+    return any(mention.known and not mention.family for mention in state.mentions_in(sentence.start, sentence.end))
+
+
+def _part_of_name(state: _PageState, claim: Claim) -> bool:
+    """A size written right after a product name is the variant's name ("A100 80GB"), not a claim."""
+    return any(mention.known and 0 <= claim.start - mention.end <= 1 and not state.page.text[mention.end:claim.start].strip()
+               and not mention.text.endswith(("'s", "’s")) for mention in state.mentions_in(claim.start - _LONGEST_NAME, claim.start))
+
+
+def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure) -> tuple[Figure, Finding, str | None]:
+    """The figure checked (the record's own figure counted as the text says, when there is one), the finding, and how the text's value is counted."""
+    sibling = database.sibling(figure)
+    if claim.basis and sibling is not None and sibling.direction == claim.basis:
+        figure = sibling  # the record's own figure counted the way the text says, not a conversion
+    current = database.effective(figure)
+    value, value_text, _ = figure.timeline[current]
+    expected = value_text
+    stated = claim.basis
+    directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
+    counted = stated if (stated and directed) else figure.direction
+    target = _on_basis(value, figure.direction, counted)
+    as_vendors_write = _decimal_reading(value_text, value) if claim.dimension == "size" else None
+    if as_vendors_write is not None and not _agrees(claim, target) and _agrees(claim, as_vendors_write):
+        return figure, _finding("ok", figure, expected, None,
+                                f"the part holds {value_text}; vendors write the same number in GB"), counted
+    if _agrees(claim, target):
+        sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
+        if sibling is not None:
+            other = sibling.timeline[database.effective(sibling)][0]
+            suggestion = f"{_in_unit(claim, target)} {figure.direction} ({_in_unit(claim, other)} {sibling.direction})"
+            return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
+                                                f"the text does not say how it is counted; {sibling.label} counts it {sibling.direction}",
+                                                suggestion), figure.direction
+        return figure, _finding("ok", figure, expected, counted), counted
+    if directed and stated is None:
+        other_direction = _other(figure.direction)
+        other = _on_basis(value, figure.direction, other_direction)
+        if _agrees(claim, other):
+            return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
+                                                f"agrees only counted {other_direction}, which the text does not say",
+                                                f"{_in_unit(claim, other)} {other_direction}"), other_direction
+    suggestion = value_text if as_vendors_write is not None else f"{_in_unit(claim, target)}{' ' + counted if stated and directed else ''}"
+    for earlier_value, earlier_text, earlier_as_of in figure.timeline[:current]:
+        if _agrees(claim, _on_basis(earlier_value, figure.direction, counted)):
+            return figure, _finding("stale", figure, expected, counted,
+                                     f"{earlier_text} as of {earlier_as_of}; now {value_text} as of {figure.timeline[current][2]}",
+                                     suggestion), counted
+    changed = figure.timeline[current][2]
+    if state.reviewed and current > 0 and changed and changed > state.reviewed.isoformat():
+        return figure, _finding("stale", figure, expected, counted,
+                                 f"the page was reviewed {state.reviewed.isoformat()}, before the figure changed to {value_text} ({changed})",
+                                 suggestion), counted
+    if figure.name.startswith("measured_"):
+        # Two measurements differ as their machines, sizes and software do: another run is no error in the text.
+        return figure, _finding("unmatched", figure, expected, counted,
+                                f"a measurement of the text's own; the data holds another: {figure.record_id}.{figure.name} = {value_text}"), counted
+    note = next((f"{text} is an alternative value, not the canonical one: {reason}"
+                 for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
+    if stated and directed and stated != figure.direction and _agrees(claim, value):
+        note = f"{value_text} counts {figure.direction}, not {stated}"
+    return figure, _finding("mismatch", figure, expected, counted, note, suggestion), counted
+
+
+def _lookup(database: Database, state: _PageState, index: int, topic: str | None) -> Figure | Mention | None:
+    """The figure a claim is about; else the hardware it names that the database does not hold, or holds no such figure for; else None.
+
+    A record named in the claim's sentence (its clause, for a count) decides,
+    even when its figure disagrees; one named further away, or remembered
+    from earlier on the page, is taken only when a figure of it agrees, and
+    otherwise only when nothing closer was found.
+    """
+    page, claim = state.page, state.claims[index]
+    within = page.clause_of(claim.start) if claim.dimension == "count" else page.sentence_of(claim.start)
+    number = page.paragraph_of(claim.start)
+    paragraph = page.paragraphs[number]
+    previous = page.paragraphs[number - 1] if number else paragraph
+
+    # Every claim's own words in the stretch; the claim's own are no other's, as a name after them is outside them.
+    others = state.phrases_within.get((within.start, within.end))
+    if others is None:
+        others = _Stretches([_own_phrase(state, other) for other in state.claims_in(within.start, within.end)])
+        state.phrases_within[(within.start, within.end)] = others
+    best: dict[tuple[str, ...], tuple[Figure | None, bool, float]] = {}
+
+    def nearest(start: int, end: int, family: bool) -> list[Mention | Figure]:
+        """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to another claim's words)."""
+        mentions = state.names_near(start, end, claim, family)
+        inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
+        before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
+        after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not others.cover(m.start))),
+                       key=lambda m: m.start)
+        return inside + before + after
+
+    own = _own_phrase(state, index)
+    # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
+    # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
+    tiers = [(nearest(*own, False), "decides"), (nearest(within.start, within.end, False), "decides")]
+    if claim.dimension != "count":
+        tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
+    tiers.append((nearest(within.start, within.end, True), "decides"))
+    if claim.dimension != "count":
+        tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
+                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "agrees")]
+    fallback: Figure | None = None
+    named: Mention | None = None
+    for mentions, trust in tiers:
+        # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
+        choices = []
+        for order, mention in enumerate(mentions):
+            if isinstance(mention, Figure):
+                return mention
+            if not mention.known:
+                if trust == "decides" and not choices:
+                    return mention
+                continue
+            if mention.records not in best:
+                best[mention.records] = _best(database, claim, topic, mention.records, state)
+            figure, agrees, distance = best[mention.records]
+            if named is None and not mention.family:
+                named = mention
+            if figure is None:
+                continue
+            direct = figure.record_id in mention.records
+            if agrees or (trust == "decides" and direct):
+                # Where none agrees, the figure nearest in value is the one the text most likely meant.
+                choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
+            elif trust == "nearby":
+                fallback = fallback or figure
+        if choices:
+            return min(choices, key=lambda choice: choice[:4])[4]
+    if claim.dimension == "count":
+        return None
+    remembered = state.topic_record(topic, claim.start) if topic else None
+    if remembered:
+        figure, agrees, _ = _best(database, claim, topic, (remembered,), state)
+        if agrees:
+            return figure
+    if fallback is not None:
+        return fallback
+    return named if claim.dimension in _NAMED_DIMENSIONS else None
+
+
+def _repeated(state: _PageState, index: int) -> list[Figure]:
+    """The figure of an earlier claim with the same value: a page repeats its figures without naming them again."""
+    repeated = state.repeats.find(state.claims[index])
+    return [repeated] if repeated else []
+
+
+def _page_subject(mentions: list[Mention]) -> list[Mention]:
+    """The record the page names most often: what a figure with no name nearby is most likely about."""
+    counts: dict[tuple[str, ...], list[Mention]] = {}
+    for mention in mentions:
+        if mention.known and not mention.family:
+            counts.setdefault(mention.records, []).append(mention)
+    return [max(counts.values(), key=len)[0]] if counts else []
+
+
+def _best(database: Database, claim: Claim, topic: str | None, records: tuple[str, ...], state: _PageState) -> tuple[Figure | None, bool, float]:
+    """Among the named records and the records they use or are used by, the figure of the claim's kind that fits its value best, whether it agrees, and how far off it is.
+
+    Records used by or using a named one count only with the scope the text states.
+    """
+    direct = set(records)
+    nearby = set(direct)
+    for record_id in records:
+        nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
+    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    precision = _precision(state, claim)
+    if claim.dimension == "compute" and sparse:
+        return None, False, math.inf  # the database holds dense figures only
+    candidates = [
+        figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
+        if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
+        and (claim.dimension != "compute" or precision is None or figure.precision == precision)
+    ]
+    if claim.scope and claim.dimension == "bandwidth":
+        candidates = [figure for figure in candidates if figure.record_id in direct or figure.scope == claim.scope]
+    if not candidates:
+        return None, False, math.inf
+
+    def fit(figure: Figure) -> tuple[int, int, int, float]:
+        values = [entry[0] for entry in figure.timeline]
+        if figure.direction in _DIRECTED and claim.basis is None:
+            values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
+        elif claim.basis and figure.direction in _DIRECTED:
+            values = [_on_basis(entry[0], figure.direction, claim.basis) for entry in figure.timeline]
+        distance = min(abs(math.log(claim.value / value)) for value in values if value > 0)
+        # Counted as the text says: preferred over a figure converted to that basis when about as close.
+        if claim.basis and claim.basis == figure.direction:
+            distance -= _SAME_BASIS_PREFERENCE
+        return (
+            0 if any(_agrees(claim, value) for value in values) else 1,
+            0 if figure.record_id in direct else 1,
+            0 if claim.scope in (None, figure.scope) else 1,
+            distance,
+        )
+
+    best = min(candidates, key=fit)
+    agrees, _, _, distance = fit(best)
+    return best, agrees == 0, distance
+
+
+def _kind_of(state: _PageState, claim: Claim) -> str:
+    """What the text gives, in words for a note: "fp8 compute", "sparse compute", "power"."""
+    if claim.dimension != "compute":
+        return claim.dimension.replace("_", " ")
+    precision = _precision(state, claim)
+    sparse = "sparse " if state.sentence_says(state.page.sentence_of(claim.start))[1] else ""
+    return f"{sparse}{precision + ' ' if precision else ''}compute"
+
+
+def _precision(state: _PageState, claim: Claim) -> str | None:
+    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence, else its paragraph."""
+    sentence = state.page.sentence_of(claim.start)
+    paragraph = state.page.paragraphs[state.page.paragraph_of(claim.start)]
+    for start, end in ((sentence.start, sentence.end), (paragraph.start, claim.start)):
+        named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
+        if named:
+            return named[1]
+    return None
+
+
+def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
+    """Whether a figure is about the topic the text names (HBM, NVLink, PCIe, the network...) and counts what the claim counts."""
+    name = figure.name
+    if claim.dimension == "count":
+        wanted = {"accelerators": ("accelerators", "domain", "slice"), "links": ("links",), "lanes": ("lanes",),
+                  "ports": ("ports",), "nics": ("nics",)}[claim.noun or "accelerators"]
+        return any(word in name for word in wanted) and not name.endswith("_per_server")
+    if topic is None:
+        return True
+    if topic == "memory":
+        return "memory" in name or "hbm" in name
+    if topic == "host":
+        return figure.kind == "link" and any(word in name for word in ("x16", "lane", "encoding")) or "host" in name
+    if topic == "scale_out":
+        return figure.kind == "fabric" or "scale_out" in name or "roce" in name
+    if topic == "scale_up":
+        return (figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+    if topic == "compute":
+        return "flops" in name
+    if topic == "utilization":
+        return "mfu" in name
+    return topic in name
+
+
+def _topic(state: _PageState, index: int) -> str | None:
+    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence."""
+    page, claim = state.page, state.claims[index]
+    clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
+    own_start, own_end = _own_phrase(state, index)
+    for start, end, following in ((own_start, own_end, True), (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
+        before = state.topics.last(start, end, claim.start)
+        if before:
+            return before[1]
+        after = state.topics.first(start, end) if following else None
+        if after:
+            return after[1]
+    return None
+
+
+def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
+    """The words around a claim up to the nearest joining word or comma on each side, within its clause."""
+    phrase = state.own_phrases.get(index)
+    if phrase is None:
+        claim = state.claims[index]
+        clause = state.page.clause_of(claim.start)
+        joiner = state.joiners.last(clause.start, claim.start, claim.start)
+        following = state.joiners.first(claim.end, clause.end)
+        phrase = (joiner[2] if joiner else clause.start), (following[0] if following else clause.end)
+        state.own_phrases[index] = phrase
+    return phrase
+
+
+# Times derived from a bandwidth -----------------------------------------------
+
+def _check_time(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    source = state.resolved.get(claim.derived_bandwidth)
+    bandwidth_claim = state.claims[claim.derived_bandwidth]
+    if source is None or claim.derived_size is None:
+        return None
+    direction = source.operand.direction
+    as_written = claim.derived_size / bandwidth_claim.value
+    one_way = claim.derived_size / source.operand.one_way
+    label = f"({_number_text(claim.derived_size / 1e9)} GB ÷ {source.figure.label})"
+    operand = _Operand(claim.value, one_way, direction, label, "time")
+    state.resolve(index, _Resolved(source.figure, operand))
+    expected = _in_unit(claim, as_written)
+    if _agrees(claim, one_way):
+        return _finding("ok", expected=expected, basis=direction, label=label)
+    one_way_text = f"{_in_unit(claim, one_way)} ({_number_text(claim.derived_size / 1e9)} GB ÷ {_in_unit(bandwidth_claim, source.operand.one_way)} per direction)"
+    if direction == "bidirectional" and _agrees(claim, as_written):
+        return _finding("mixed-basis", expected=expected, basis=direction, label=label,
+                        note=f"{bandwidth_claim.text} counts both directions, and each byte crosses one way",
+                        suggestion=one_way_text)
+    return _finding("mismatch", expected=_in_unit(claim, one_way), basis="per-direction", label=label, suggestion=one_way_text)
+
+
+# Ratios -----------------------------------------------------------------------
+
+def _check_ratio(database: Database, state: _PageState, index: int) -> Finding | None:
+    claim = state.claims[index]
+    operands = _ratio_operands(database, state, index)
+    if operands is None:
+        return None
+    first, second = operands
+    high, low = (first, second) if first.quoted >= second.quoted else (second, first)
+    quoted = high.quoted / low.quoted
+    one_way = high.one_way / low.one_way
+    mixed = not same_basis(high.direction or "total", low.direction or "total")
+    label = f"{high.label} ÷ {low.label}"
+    expected = _number_text(quoted, 3)
+    basis = f"{high.direction or 'count'} ÷ {low.direction or 'count'}"
+    one_way_text = f"{_number_text(one_way, 2)} times counted one way"
+    if _ratio_agrees(claim, one_way):
+        return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
+    if mixed and _ratio_agrees(claim, quoted):
+        return _finding("mixed-basis", expected=expected, basis=basis, label=label,
+                        note="divides figures counted differently", suggestion=one_way_text)
+    return _finding("mismatch", expected=_number_text(one_way, 3), basis=basis, label=label,
+                    suggestion=one_way_text if mixed else f"{_number_text(quoted, 2)} times")
+
+
+def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[_Operand, _Operand] | None:
+    """What a ratio divides: the figure it is compared against ("than HBM", "against NVLink's 900 GB/s") and the figure it speaks of."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    comparisons = state.comparison_words.within(sentence.start, sentence.end)
+    against = next((word for word in reversed(comparisons) if word[2] <= claim.start and word[1] != "than"), None)
+    than = next((word for word in comparisons if word[0] >= claim.end and word[1] == "than"), None)
+    excluded = state.comparisons
+    earlier = [i for i in state.resolved_before(index) if not excluded.cover(state.claims[i].start)]
+    if than is not None:
+        span = (than[2], _phrase_end(page, than[2], sentence.end))
+    elif against is not None:
+        span = (against[2], claim.start)
+    else:
+        recent = earlier[:6]
+        for newest in recent:
+            partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
+            if partner is not None:
+                return state.resolved[newest].operand, state.resolved[partner].operand
+        return None
+    subject = _operand_in(database, state, _subject_span(state, index, against), index, excluded) or next(
+        (state.resolved[i].operand for i in earlier if state.claims[i].dimension != "count"), None)
+    if subject is None:
+        return None
+    comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
+    return (subject, comparison) if comparison is not None else None
+
+
+def _subject_span(state: _PageState, index: int, against: tuple[int, str, int] | None) -> tuple[int, int]:
+    """The words before a ratio that say what it speaks of ("so HBM is about"): back to the last comma or "and" in its clause."""
+    page, claim = state.page, state.claims[index]
+    clause = page.clause_of(claim.start)
+    end = against[0] if against is not None and against[0] >= clause.start else claim.start
+    cuts = [match.end() for match in re.finditer(r",|\band\b|\bso\b", page.text[clause.start:end])]
+    return (clause.start + cuts[-1] if cuts else clause.start), end
+
+
+def _comparison_spans(state: _PageState) -> _Stretches:
+    """The stretches of text that name what a ratio is compared against ("than ...", and from "against" or "versus" to the ratio); a figure inside one is not the ratio's subject."""
+    page, spans = state.page, []
+    for claim in state.claims:
+        if claim.kind != "ratio":
+            continue
+        sentence = page.sentence_of(claim.start)
+        words = state.comparison_words.within(sentence.start, sentence.end)
+        against = next((word for word in words if word[1] != "than" and word[2] <= claim.start), None)
+        if against is not None:
+            spans.append((against[2], claim.start))
+        than = next((word for word in words if word[1] == "than" and word[0] >= claim.end), None)
+        if than is not None:
+            spans.append((than[2], _phrase_end(page, than[2], sentence.end)))
+    return _Stretches(spans)
+
+
+def _phrase_end(page: Page, start: int, limit: int) -> int:
+    dash = re.compile(r"—|–|\s-\s|\(").search(page.text, start, limit)
+    return dash.start() if dash else limit
+
+
+def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ratio_index: int,
+                excluded: _Stretches = _NOTHING, dimension: str | None = None) -> _Operand | None:
+    """A figure claimed inside the span (of the other side's dimension), else the figure of the tier the span names."""
+    if span[0] >= span[1]:
+        return None
+    for index in state.claims_in(*span):
+        resolved = state.resolved.get(index)
+        if resolved is not None and not excluded.cover(state.claims[index].start) and dimension in (None, resolved.operand.dimension):
+            return resolved.operand
+    words = state.page.text[span[0]:span[1]]
+    topic = next((name for name, pattern in _TOPICS if pattern.search(words)), None)
+    if topic is None:
+        return None
+    named = [m for m in state.mentions_in(*span) if m.known and not m.family]
+    paragraph = state.page.paragraphs[state.page.paragraph_of(span[0])]
+    context = named or list(islice((m for m in reversed(state.mentions_in(paragraph.start, span[0])) if m.known and not m.family),
+                                   _NEAREST_NAMES))
+    records = [m.records[0] for m in context]
+    remembered = state.topic_record(topic, span[0])
+    if remembered:
+        records.append(remembered)
+    for record_id in records:
+        figures = [f for f in database.figures.get(record_id, []) if f.dimension == "bandwidth" and _about(f, topic, state.claims[ratio_index])
+                   and not f.name.startswith("measured_")]
+        figures = [f for f in figures if f.name in _TIER_FIGURES.get(topic, ())] or figures
+        if len(figures) == 1:
+            figure = figures[0]
+            value = figure.timeline[database.effective(figure)][0]
+            return _Operand(value, Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction"),
+                            figure.direction, figure.label, figure.dimension)
+    return None
+
+
+def _ratio_agrees(claim: Claim, value: float) -> bool:
+    if claim.high is not None:
+        return claim.value * (1 - _RATIO_TOLERANCE) <= value <= claim.high * (1 + _RATIO_TOLERANCE)
+    return _agrees(claim, value)
+
+
+# Numbers ----------------------------------------------------------------------
+
+def _agrees(claim: Claim, expected: float) -> bool:
+    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off."""
+    tolerance = min(claim.half_unit, _ROUNDING_CAP * abs(expected)) + _FLOATING_POINT * abs(expected)
+    return abs(claim.value - expected) <= tolerance
+
+
+def _on_basis(value: float, direction: str | None, basis: str | None) -> float:
+    if direction == "bidirectional" and basis == "per-direction":
+        return value / 2
+    if direction == "per-direction" and basis == "bidirectional":
+        return value * 2
+    return value
+
+
+def _other(direction: str | None) -> str:
+    return "per-direction" if direction == "bidirectional" else "bidirectional"
+
+
+def _decimal_reading(value_text: str, value: float) -> float | None:
+    """A capacity stored in binary units read as vendors write it: 141 GiB marketed as "141 GB" is 141e9 here."""
+    for prefix, scale in _BINARY_PREFIXES.items():
+        if value_text.endswith(f"{prefix}B"):
+            return value / scale
+    return None
+
+
+def _is_bytes(claim: Claim) -> bool:
+    return "B" in UNIT_SPELLINGS.get(claim.unit, "")
+
+
+def _in_unit(claim: Claim, value: float) -> str:
+    """A canonical value written in the claim's own unit ("63 GB/s", "71.1 ms")."""
+    if claim.dimension == "count":
+        return _number_text(value)
+    unit = UNIT_SPELLINGS[claim.unit]
+    factor = parse_quantity(f"1 {unit}").value
+    return f"{_number_text(value / factor)}{'' if claim.unit == '%' else ' '}{claim.unit}"
+
+
+def _number_text(value: float, digits: int = 3) -> str:
+    if abs(value) >= 10 ** digits and abs(value - round(value)) < 0.5:
+        return f"{round(value):,}"
+    return f"{value:.{digits}g}"
+
+
+# Output -----------------------------------------------------------------------
+
+def summary(findings: list[Finding]) -> str:
+    """"31 claims: 27 ok, 2 mixed-basis, 1 ambiguous-basis"."""
+    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in VERDICTS}
+    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+    return f"{len(findings)} claim{'' if len(findings) == 1 else 's'}{': ' + parts if parts else ''}"
+
+
+def render(findings: list[Finding], fmt: str) -> str:
+    """Findings as `text` (one line each), `json` (a list of objects) or `markdown` (a review comment listing what is not ok)."""
+    if fmt == "json":
+        import json
+
+        return json.dumps([finding.as_dict() for finding in findings], indent=2, ensure_ascii=False) + "\n"
+    if fmt == "markdown":
+        from specdb.output import markdown_table
+
+        problems = [finding for finding in findings if finding.verdict != "ok"]
+        rows = [
+            {
+                "where": f"{finding.path}:{finding.line}:{finding.column}",
+                "claim": finding.claim,
+                "verdict": finding.verdict,
+                "database": f"{finding.record_id + '.' if finding.record_id else ''}{finding.figure or ''}"
+                            f"{' = ' + finding.expected if finding.expected else ''}{f' ({finding.basis})' if finding.basis else ''}",
+                "suggestion": finding.suggestion or "",
+                "note": finding.note,
+            }
+            for finding in problems
+        ]
+        head = f"**specdb check**: {summary(findings)}\n"
+        return head + ("\n" + markdown_table(rows, list(rows[0])) if rows else "\nEvery figure agrees with the database.\n")
+    return "".join(f"{finding}\n" for finding in findings)

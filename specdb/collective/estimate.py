@@ -1,0 +1,272 @@
+"""How long a collective takes on a platform: the peak bound, and the time to expect.
+
+The bound (`collective_bound`) sends each phase's bytes at the links' peak
+figures. The expectation divides each phase's bandwidth by an efficiency and
+adds a latency per step, both derived from the measured runs in the data
+(`calibration`); where nothing was measured for a tier and algorithm, the
+expectation is the bound and says so. Bandwidths are reported as nccl-tests
+does: algbw = size / time, busbw = algbw x 2(n-1)/n for all-reduce, (n-1)/n
+for all-gather, reduce-scatter and all-to-all.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from specdb.collective.calibration import Calibration, is_bandwidth_run, read_runs
+from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
+from specdb.errors import UsageError
+from specdb.analysis.tiers import BASES, platforms
+from specdb.format.units import UnitError, format_value, parse_quantity
+
+ALGORITHM_CHOICES = ("auto", *ALGORITHMS)
+DTYPE_BYTES = {"fp64": 8, "fp32": 4, "tf32": 4, "bf16": 2, "fp16": 2, "fp8": 1, "int8": 1, "fp4": 0.5}
+
+
+@dataclass(frozen=True)
+class Expected:
+    """A phase with the efficiency and latency to expect, and where each came from."""
+
+    phase: Phase
+    efficiency: float
+    efficiency_source: str
+    latency: float
+    latency_source: str
+
+    @property
+    def tier(self) -> str:
+        return self.phase.tier
+
+    @property
+    def transfer_seconds(self) -> float:
+        return self.phase.bytes_per_accelerator / (self.phase.per_direction_bandwidth * self.efficiency)
+
+    @property
+    def latency_seconds(self) -> float:
+        return self.phase.steps * self.latency
+
+
+@dataclass(frozen=True)
+class Estimate:
+    bound: Bound
+    expected: list[Expected] = field(default_factory=list)
+    considered: dict[str, float] = field(default_factory=dict)
+    unused_runs: list[str] = field(default_factory=list)
+
+    @property
+    def seconds(self) -> float:
+        return pipelined(self.expected, lambda e: e.transfer_seconds, lambda e: e.latency_seconds)
+
+    @property
+    def bound_seconds(self) -> float:
+        return self.bound.seconds
+
+    @property
+    def phases(self) -> list[Phase]:
+        return self.bound.phases
+
+    @property
+    def algbw(self) -> float:
+        return self.bound.size_bytes / self.seconds
+
+    @property
+    def busbw(self) -> float:
+        return self.algbw * bus_factor(self.bound.operation, self.bound.accelerators)
+
+    @property
+    def bytes_per_accelerator(self) -> float:
+        return sum(phase.bytes_per_accelerator for phase in self.bound.phases)
+
+    @property
+    def bound_by(self) -> str:
+        return busiest_tier(self.expected, lambda e: e.transfer_seconds)
+
+    def as_dict(self) -> dict[str, Any]:
+        result = self.bound
+        return {
+            "operation": result.operation,
+            "algorithm": result.algorithm,
+            "algorithms_considered_ms": {name: round(seconds * 1e3, 6) for name, seconds in self.considered.items()},
+            "platform": result.platform,
+            "basis": result.basis,
+            "size_bytes": result.size_bytes,
+            "accelerators": result.accelerators,
+            "domains": [{"accelerators": run.accelerators, "count": run.count} for run in result.domains],
+            "seconds": self.seconds,
+            "bound_seconds": self.bound_seconds,
+            "algbw_gbps": round(self.algbw / 1e9, 3),
+            "busbw_gbps": round(self.busbw / 1e9, 3),
+            "bytes_per_accelerator": self.bytes_per_accelerator,
+            "bound_by": self.bound_by,
+            "runs_not_used": self.unused_runs,
+            "phases": [
+                {
+                    **asdict(e.phase),
+                    "bound_seconds": e.phase.transfer_seconds + e.phase.latency_seconds,
+                    "efficiency": e.efficiency,
+                    "efficiency_source": e.efficiency_source,
+                    "expected_latency": e.latency,
+                    "expected_latency_source": e.latency_source,
+                    "seconds": e.transfer_seconds + e.latency_seconds,
+                }
+                for e in self.expected
+            ],
+        }
+
+
+def message_bytes(size: str | None = None, params: float | None = None, dtype: str = "bf16") -> float:
+    """--size 16GB, or --params 8e9 --dtype bf16 (the gradient of that many parameters)."""
+    if size is None and params is None:
+        raise UsageError("missing the message size: give --size (e.g. 16GB) or --params (with --dtype)")
+    if size is not None and params is not None:
+        raise UsageError("give --size or --params (with --dtype), not both")
+    if params is not None:
+        if dtype not in DTYPE_BYTES:
+            raise UsageError(f"dtype must be one of {', '.join(DTYPE_BYTES)}")
+        if not math.isfinite(params) or params <= 0:
+            raise UsageError(f"--params must be a finite number greater than zero, not {params:g}")
+        return _plausible_size("--params", params * DTYPE_BYTES[dtype])
+    return _option_quantity("--size", size, "size", "a data size (try 16GB or 512MiB)")
+
+
+def _plausible_size(option: str, size: float) -> float:
+    from specdb.format.units import PLAUSIBLE
+
+    low, high, span = PLAUSIBLE["size"]
+    if not low <= size <= high:
+        raise UsageError(f"{option} gives a message of {size:g} bytes, outside the plausible range of a size ({span})")
+    return size
+
+
+def parse_latency(text: str) -> float:
+    return _option_quantity("--latency", text, "time", "a time (try 2us or 500ns)")
+
+
+def _option_quantity(option: str, text: str, dimension: str, expected: str) -> float:
+    try:
+        quantity = parse_quantity(text)
+    except UnitError as exc:
+        raise UsageError(f"{option} {exc}") from None
+    if quantity.dimension != dimension:
+        raise UsageError(f"{option} '{text}' is not {expected}")
+    return quantity.value
+
+
+def estimate(
+    connection: sqlite3.Connection,
+    operation: str,
+    *,
+    platform: str,
+    size_bytes: float,
+    accelerators: int | None = None,
+    tier: str = "auto",
+    algorithm: str = "auto",
+    basis: str = "per-direction",
+    latency: float | None = None,
+    calibration: Calibration | None = None,
+) -> Estimate:
+    """Estimate one collective; `seconds` is the time to expect, `bound_seconds` the peak bound.
+
+    accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do.
+    algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does.
+    """
+    for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
+        if value not in allowed:
+            raise UsageError(f"{what} must be one of {', '.join(allowed)}")
+    if algorithm in ("tree", "nvls", "collnet") and operation != "all-reduce":
+        raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
+    if accelerators is not None and not 2 <= accelerators <= MAX_ACCELERATORS:
+        raise UsageError(f"--gpus must be from 2 to {MAX_ACCELERATORS:,}")
+    tier = without_count(tier, accelerators)
+    [found] = platforms(connection, platform=platform)
+    calibration = calibration or Calibration(connection)
+    topology = calibration.topologies[found.id]
+    candidates = [algorithm] if algorithm != "auto" else _candidates(calibration, found.id, operation, topology, accelerators, tier)
+    if algorithm == "nvls" and not calibration.has_in_network_reduction(found.id):
+        raise UsageError(f"no NVLink SHARP (nvls) run is measured on {found.id} or its scale-up link; choose ring or tree")
+    results = {}
+    for name in candidates:
+        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
+        results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
+    best = min(results.values(), key=lambda result: result.seconds)
+    considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
+    return Estimate(best.bound, best.expected, considered, calibration.unused)
+
+
+def _candidates(calibration: Calibration, platform: str, operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
+    if operation != "all-reduce":
+        return ["ring"]
+    names = ["ring", "tree"]
+    inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
+    across = tier == "auto" and not inside and topology.in_network_reduction is not None
+    if across:
+        names.append("collnet")
+    if (inside or across) and calibration.has_in_network_reduction(platform):
+        names.append("nvls")
+    return names
+
+
+def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
+    efficiency = calibration.efficiency(platform, phase.tier, phase.algorithm, operation)
+    latency = None if phase.latency_left_out else calibration.latency(platform, phase.tier, phase.algorithm, operation)
+    return Expected(
+        phase,
+        efficiency.value if efficiency else 1.0,
+        efficiency.source if efficiency else "no measured run: the peak bound",
+        latency.value if latency else phase.latency,
+        latency.source if latency else phase.latency_source if phase.latency_left_out else f"no small-message run: {phase.latency_source}",
+    )
+
+
+def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+    """Each measured run predicted from all the others: the estimate's time over the measured time."""
+    rows = []
+    for run in read_runs(connection):
+        calibration = Calibration(connection, exclude=run.figure_id)
+        if run.platform not in calibration.topologies:
+            continue
+        if run.scope == "per-port":
+            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm, run.operation)
+            port = calibration.port_bandwidth(run.platform)
+            predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
+            source = efficiency.source if efficiency else "no measured run: the peak bound"
+        else:
+            result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
+                              algorithm=run.algorithm, calibration=calibration)
+            predicted = result.seconds / run.measured_seconds
+            source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
+        if predicted is not None:
+            rows.append({"run": run.label, "size": format_value(run.size_bytes, "size") if run.size_bytes else "peak", "estimate_over_measured": round(predicted, 3), "calibrated_on": source})
+    return rows
+
+
+def describe(result: Estimate) -> list[dict[str, Any]]:
+    """Rows for a table: one per phase, then the total."""
+    rows = []
+    for e in result.expected:
+        phase = e.phase
+        rows.append({
+            "phase": phase.name,
+            "tier": phase.tier,
+            "gpus": phase.accelerators if phase.accelerators is not None else "large-N limit",
+            "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size"),
+            "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
+            "efficiency": f"{e.efficiency:.0%}",
+            "latency": "left out" if phase.latency_left_out else f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
+            "bound_ms": round((phase.transfer_seconds + phase.latency_seconds) * 1e3, 3),
+            "expected_ms": round((e.transfer_seconds + e.latency_seconds) * 1e3, 3),
+        })
+    if len(result.expected) > 1:
+        rows.append({"phase": "total (phases pipelined)", "tier": f"bound by {result.bound_by}", "gpus": result.bound.accelerators,
+                     "sent_per_gpu": "", "peak_bandwidth": "", "efficiency": "", "latency": "",
+                     "bound_ms": round(result.bound_seconds * 1e3, 3), "expected_ms": round(result.seconds * 1e3, 3)})
+    return rows
+
+
+def sources(result: Estimate) -> list[str]:
+    """Where each phase's efficiency and latency came from, one line each, and the measured runs set aside, for the table's footer."""
+    lines = [f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}" for e in result.expected]
+    return lines + [f"measured run not used: {unused}" for unused in result.unused_runs]

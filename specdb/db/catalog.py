@@ -1,0 +1,306 @@
+"""Read records and figures out of a built database (a read-only sqlite3 connection)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from typing import Any, Iterable
+
+from specdb.errors import NotFound, UsageError
+from specdb.format.names import name_key, normal
+from specdb.format.units import format_value
+
+def list_records(connection: sqlite3.Connection, kind: str | None = None, vendor: str | None = None) -> list[dict[str, Any]]:
+    """One row per record, of one kind and one vendor (any case or look-alike form) when asked; a vendor the data does
+    not know is a usage error naming the closest."""
+    rows = [dict(row) for row in connection.execute(
+        "SELECT r.id, r.kind, r.name, r.vendor, r.family, r.released,"
+        " (SELECT COUNT(*) FROM figure f WHERE f.record_id = r.id) AS figures,"
+        " (SELECT MAX(f.reviewed) FROM figure f WHERE f.record_id = r.id) AS last_reviewed"
+        " FROM record r" + (" WHERE r.kind = ?" if kind else "") + " ORDER BY r.kind, r.id",
+        (kind,) if kind else (),
+    )]
+    if vendor is None:
+        return rows
+    vendors = {name_key(row["vendor"]): row["vendor"] for row in rows}
+    if name_key(vendor) not in vendors:
+        from specdb.suggest import did_you_mean  # only on this error path
+
+        raise UsageError(f"--vendor '{vendor}': no record of this vendor{did_you_mean(vendor, sorted(set(vendors.values())))}")
+    return [row for row in rows if name_key(row["vendor"]) == name_key(vendor)]
+
+
+def resolve(connection: sqlite3.Connection, name: str) -> str:
+    """The record id for an id, an alias or a name (any case, spacing or punctuation, or in look-alike forms such as
+    fullwidth letters); NotFound names the closest matches."""
+    row = connection.execute("SELECT id FROM record WHERE id = ?", (normal(name),)).fetchone()
+    if row is None:
+        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name_key(name),)).fetchone()
+    if row is None:
+        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name_key(name),)).fetchone()
+    if row is not None:
+        return row[0]
+    names = connection.execute(
+        "SELECT id, id FROM record UNION ALL SELECT name, id FROM record UNION ALL SELECT alias, record_id FROM alias"
+    ).fetchall()
+    # Second chance: a record's name, or a name with other case, spacing or punctuation ("hgx-h100" for "HGX H100").
+    loose = {record_id for known, record_id in names if _loose(known) == _loose(name)}
+    if len(loose) == 1:
+        return loose.pop()
+    from specdb.suggest import closest  # only on this error path
+
+    owner = {known: record_id for known, record_id in names}
+    first_per_record: dict[str, str] = {}
+    for known in closest(name, owner, n=len(owner)):
+        first_per_record.setdefault(owner[known], known)
+    one_per_record = list(first_per_record.values())[:3]
+    hint = f"; did you mean {' or '.join(repr(known) for known in one_per_record)}?" if one_per_record else "; `specdb list` shows every record"
+    raise NotFound(f"no record or alias '{name}'{hint}")
+
+
+def _loose(name: str) -> str:
+    return "".join(char for char in name_key(name) if char.isalnum())
+
+
+def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
+    """One record with its aliases, the records it uses, and every figure with its sources, history and alternatives."""
+    from specdb.format.vocabulary import lookup  # here, not at the top: `list` does not need it
+
+    record_id = resolve(connection, name)
+    record = dict(connection.execute("SELECT * FROM record WHERE id = ?", (record_id,)).fetchone())
+    record["aliases"] = [r[0] for r in connection.execute("SELECT alias FROM alias WHERE record_id = ? ORDER BY alias", (record_id,))]
+    record["uses"] = {r[0]: r[1] for r in connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,))}
+    record["used_by"] = [r[0] for r in connection.execute("SELECT DISTINCT record_id FROM record_use WHERE target_id = ? ORDER BY record_id", (record_id,))]
+    citations = _citations(connection, record_id)
+    claims: dict[int, list[dict[str, Any]]] = {}
+    for row in connection.execute(
+        "SELECT c.* FROM claim c JOIN figure f ON f.id = c.figure_id WHERE f.record_id = ? ORDER BY c.figure_id, c.claim_kind, c.position",
+        (record_id,),
+    ):
+        claim = dict(row)
+        claim["sources"] = citations.get((claim["figure_id"], claim["id"]), [])
+        claims.setdefault(claim["figure_id"], []).append(claim)
+    figures = []
+    for row in record_figures(connection, record_id):
+        figure = dict(row)
+        figure["display"] = format_value(figure["value"], figure["dimension"])
+        entry = lookup(figure["name"])
+        figure["description"] = entry.description if entry else None
+        figure["sources"] = citations.get((figure["id"], None), [])
+        own_claims = claims.get(figure["id"], [])
+        figure["history"] = [_claim_out(c) for c in own_claims if c["claim_kind"] == "history"]
+        figure["alternatives"] = [_claim_out(c) for c in own_claims if c["claim_kind"] == "alternative"]
+        figures.append(_drop_ids(figure))
+    record["figures"] = figures
+    return record
+
+
+FIGURE_COLUMNS = (
+    "record_id", "name", "value_text", "value", "unit", "dimension", "display", "direction", "scope", "status", "as_of", "reviewed",
+    "precision", "sparsity", "method", "uncertainty", "sources",
+)
+
+
+def figure_rows(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A shown record's figures as flat rows (FIGURE_COLUMNS): sources as the list of cited source ids."""
+    return [
+        {**figure, "record_id": record["id"], "sources": [source["source_id"] for source in figure["sources"]]}
+        for figure in record["figures"]
+    ]
+
+
+def _citations(connection: sqlite3.Connection, record_id: str) -> dict[tuple[int, int | None], list[dict[str, Any]]]:
+    found: dict[tuple[int, int | None], list[dict[str, Any]]] = {}
+    for row in connection.execute(
+        "SELECT c.figure_id, c.claim_id, c.source_id, c.quote, c.locator, s.name AS title, s.publisher, s.url, s.citation"
+        " FROM citation c JOIN figure f ON f.id = c.figure_id JOIN source s ON s.id = c.source_id"
+        " WHERE f.record_id = ? ORDER BY c.figure_id, c.claim_id, c.position",
+        (record_id,),
+    ):
+        entry = dict(row)
+        key = (entry.pop("figure_id"), entry.pop("claim_id"))
+        found.setdefault(key, []).append(entry)
+    return found
+
+
+def _claim_out(claim: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in claim.items() if key not in ("id", "figure_id", "claim_kind", "position")}
+
+
+def _drop_ids(figure: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in figure.items() if key not in ("id", "record_id")}
+
+
+def list_figures(
+    connection: sqlite3.Connection,
+    *,
+    kind: str | None = None,
+    name: str | None = None,
+    vendor: str | None = None,
+    record: str | None = None,
+    status: str | None = None,
+) -> list[dict[str, Any]]:
+    """Figures across records, filtered; `name` accepts SQL LIKE wildcards (`%bandwidth`)."""
+    name, vendor = (normal(text) if text else text for text in (name, vendor))
+    clauses, params = [], []
+    for column, value, operator in (
+        ("r.kind", kind, "="), ("f.name", name, "LIKE"), ("r.vendor", vendor, "LIKE"),
+        ("f.status", status, "="),
+    ):
+        if value:
+            # lower() on both sides: LIKE ignores ASCII case in SQLite and not in PostgreSQL; this way it does in both.
+            clauses.append(f"lower({column}) LIKE lower(?)" if operator == "LIKE" else f"{column} = ?")
+            params.append(value)
+    if record:
+        clauses.append("r.id = ?")
+        params.append(resolve(connection, record))
+    if vendor:
+        _require_known(connection, "--vendor", vendor, "SELECT DISTINCT vendor FROM record WHERE vendor IS NOT NULL")
+    if name:
+        from specdb.format.vocabulary import FIGURES
+
+        _require_known(connection, "--name", name, "SELECT DISTINCT name FROM figure", FIGURES)
+    where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+    sql = (
+        "SELECT f.record_id, r.kind, r.vendor, f.name, f.value_text, f.value, f.unit, f.direction, f.scope,"
+        " f.status, f.as_of, f.reviewed, f.precision, f.sparsity"
+        f" FROM figure f JOIN record r ON r.id = f.record_id{where} ORDER BY r.kind, f.record_id, f.name"
+    )
+    return [dict(row) for row in connection.execute(sql, params)]
+
+
+def _require_known(connection: sqlite3.Connection, option: str, pattern: str, sql: str, also: Iterable[str] = ()) -> None:
+    """A filter that matches nothing in the data and no declared word is a misspelling, not an empty answer."""
+    known = [row[0] for row in connection.execute(sql)]
+    like = re.compile("".join(".*" if char == "%" else "." if char == "_" else re.escape(char) for char in pattern), re.IGNORECASE)
+    if pattern in also or any(like.fullmatch(word) for word in known):
+        return
+    from specdb.suggest import did_you_mean  # only on this error path
+
+    raise UsageError(f"{option} '{pattern}' matches nothing in the data{did_you_mean(pattern.replace('%', ''), [*known, *also])}")
+
+
+def show_source(connection: sqlite3.Connection, source_id: str) -> dict[str, Any] | None:
+    """A source by its id (any case): what it is, where, and every figure that cites it with the words quoted; None
+    when no source has that id."""
+    row = connection.execute("SELECT * FROM source WHERE lower(id) = ?", (name_key(source_id),)).fetchone()
+    if row is None:
+        return None
+    source = {key: row[key] for key in ("id", "name", "publisher", "url", "citation", "published", "accessed", "notes")}
+    source["cited_by"] = [
+        {"record_id": cited[0], "figure": cited[1], "quote": cited[2], "locator": cited[3]}
+        for cited in connection.execute(
+            "SELECT DISTINCT f.record_id, f.name, c.quote, c.locator FROM citation c JOIN figure f ON f.id = c.figure_id"
+            " WHERE c.source_id = ? ORDER BY f.record_id, f.name, c.quote", (row["id"],),
+        )
+    ]
+    return source
+
+
+def list_sources(connection: sqlite3.Connection) -> list[dict[str, Any]]:
+    sql = (
+        "SELECT s.id, s.publisher, s.name, s.url, s.published, s.accessed,"
+        " (SELECT COUNT(DISTINCT c.figure_id) FROM citation c WHERE c.source_id = s.id) AS figures"
+        " FROM source s ORDER BY s.id"
+    )
+    return [dict(row) for row in connection.execute(sql)]
+
+
+def figure_sources(connection: sqlite3.Connection, figure_ids: list[int]) -> list[list[str]]:
+    """The ids of the sources each figure itself cites (not its history entries' or alternatives'), sorted, in the order of figure_ids."""
+    found: dict[int, set[str]] = {}
+    for start in range(0, len(figure_ids), 500):
+        chunk = figure_ids[start:start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for figure_id, source_id in connection.execute(
+            f"SELECT figure_id, source_id FROM citation WHERE claim_id IS NULL AND figure_id IN ({marks})", chunk
+        ):
+            found.setdefault(figure_id, set()).add(source_id)
+    return [sorted(found.get(figure_id, ())) for figure_id in figure_ids]
+
+
+def counts(connection: sqlite3.Connection) -> tuple[int, int, int]:
+    """How many records (other than sources), sources and figures the database holds."""
+    return connection.execute("SELECT (SELECT COUNT(*) FROM record), (SELECT COUNT(*) FROM source), (SELECT COUNT(*) FROM figure)").fetchone()
+
+
+def record_kind(connection: sqlite3.Connection, record_id: str) -> str:
+    return connection.execute("SELECT kind FROM record WHERE id = ?", (record_id,)).fetchone()[0]
+
+
+def record_figures(connection: sqlite3.Connection, record_id: str) -> list[sqlite3.Row]:
+    """A record's figures, every column, by name."""
+    return connection.execute("SELECT * FROM figure WHERE record_id = ? ORDER BY name", (record_id,)).fetchall()
+
+
+def current_figure(connection: sqlite3.Connection, record_id: str, name: str) -> tuple[int, str, str, str, str, str]:
+    """A figure's id, value as written, status, as-of and review dates, and its record's file; NotFound lists the record's figures."""
+    name = normal(name)
+    found = connection.execute(
+        "SELECT f.id, f.value_text, f.status, f.as_of, f.reviewed, r.path FROM figure f JOIN record r ON r.id = f.record_id"
+        " WHERE f.record_id = ? AND f.name = ?",
+        (record_id, name),
+    ).fetchone()
+    if found is None:
+        names = [row[0] for row in connection.execute("SELECT name FROM figure WHERE record_id = ? ORDER BY name", (record_id,))]
+        raise NotFound(f"{record_id} has no figure '{name}'; it has {', '.join(names)}")
+    return tuple(found)  # type: ignore[return-value]
+
+
+def history_entries(connection: sqlite3.Connection, figure_id: int) -> list[tuple[str, str, str, str, list[str]]]:
+    """A figure's history entries, oldest first: value as written, as-of date, status, review date and cited source ids."""
+    return [
+        (value_text, as_of, status, reviewed, sources.split() if sources else [])
+        for value_text, as_of, status, reviewed, sources in connection.execute(
+            "SELECT c.value_text, c.as_of, c.status, c.reviewed,"
+            " (SELECT group_concat(source_id, ' ') FROM citation WHERE claim_id = c.id)"
+            " FROM claim c WHERE c.figure_id = ? AND c.claim_kind = 'history' ORDER BY c.as_of",
+            (figure_id,),
+        )
+    ]
+
+
+def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | None) -> Iterable[sqlite3.Row]:
+    """Figures reviewed before a date (ISO), or without one every figure with a review policy, oldest review first:
+    id, record_id, kind, figure, value, status, reviewed, warn_after and error_after."""
+    sql = (
+        "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
+        " FROM figure f JOIN record r ON r.id = f.record_id"
+    )
+    if reviewed_before is not None:
+        sql, params = sql + " WHERE f.reviewed < ?", [reviewed_before]
+    else:
+        sql, params = sql + " WHERE f.warn_after IS NOT NULL OR f.error_after IS NOT NULL", []
+    return connection.execute(sql + " ORDER BY f.reviewed, f.record_id, f.name", params)
+
+
+def hardware_names(connection: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None, list[str]]]:
+    """Every record but the sources: id, name, vendor, family and aliases, by id."""
+    aliases: dict[str, list[str]] = {}
+    for alias, record_id in connection.execute("SELECT alias, record_id FROM alias ORDER BY record_id, alias"):
+        aliases.setdefault(record_id, []).append(alias)
+    return [
+        (record_id, name, vendor, family, aliases.get(record_id, []))
+        for record_id, name, vendor, family in connection.execute("SELECT id, name, vendor, family FROM record WHERE kind != 'source' ORDER BY id")
+    ]
+
+
+def record_kinds(connection: sqlite3.Connection) -> dict[str, str]:
+    return dict(connection.execute("SELECT id, kind FROM record"))
+
+
+def record_uses(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(record, record it uses) for every use."""
+    return connection.execute("SELECT record_id, target_id FROM record_use").fetchall()
+
+
+def every_claim(connection: sqlite3.Connection) -> Iterable[tuple[int, str, float, str, str | None, str | None]]:
+    """Every history entry and alternative: figure id, kind, value, value as written, as-of date, reason; in each figure's order."""
+    return connection.execute("SELECT figure_id, claim_kind, value, value_text, as_of, reason FROM claim ORDER BY figure_id, position")
+
+
+def every_figure(connection: sqlite3.Connection) -> Iterable[tuple[Any, ...]]:
+    """Every figure: id, record, name, value, value as written, dimension, direction, scope, precision, as-of date; by record and name."""
+    return connection.execute(
+        "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
+    )

@@ -1,0 +1,1 @@
+"""The record format: its models, closed vocabularies, figure names, units and JSON Schema."""
