@@ -10,7 +10,7 @@ from specdb.db import builder
 from specdb.load import files as specfiles
 from specdb.db.builder import build
 from specdb.errors import UsageError
-from specdb.analysis.review import before, parse_age
+from specdb.format.policy import before, parse_age
 from specdb.db.access import open_fresh
 
 D = dt.date

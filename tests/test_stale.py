@@ -7,7 +7,8 @@ import re
 import pytest
 
 from specdb.errors import UsageError
-from specdb.analysis.review import before, failing, parse_age, parse_cutoff
+from specdb.analysis.stale import failing
+from specdb.format.policy import before, parse_age, parse_cutoff
 from specdb.analysis.tiers import trend
 
 

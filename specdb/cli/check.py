@@ -30,7 +30,7 @@ def check(
     Examples: specdb check page.md ; specdb check --format markdown notes/*.html ; cat page.txt | specdb check - --as-of 2025-01
     """
     from specdb.check.verdicts import Database, check_text, failing, render, summary
-    from specdb.analysis.review import parse_cutoff
+    from specdb.format.policy import parse_cutoff
 
     when = parse_cutoff(as_of) if as_of else None
     page_date = parse_cutoff(reviewed) if reviewed else None

@@ -28,7 +28,8 @@ def stale(
 
     Examples: specdb stale --since 2026-07 ; specdb stale --older-than 6mo ; specdb stale --check --strict
     """
-    from specdb.analysis.review import STALE_COLUMNS, failing, parse_cutoff, stale_figures
+    from specdb.analysis.stale import STALE_COLUMNS, failing, stale_figures
+    from specdb.format.policy import parse_cutoff
 
     today = parse_cutoff(as_of) if as_of else dt.date.today()
     rows = stale_figures(open_database(specs, db, refresh), since=since, older_than=older_than, today=today)

@@ -12,7 +12,7 @@ import hashlib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from specdb.format.names import name_key
-from specdb.analysis.review import effective_policy
+from specdb.format.policy import effective_policy
 
 if TYPE_CHECKING:
     from specdb.format import schema

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, WithJsonSchema, model_validator
 
 from specdb.format.dates import DATE, parse_date
-from specdb.analysis.review import LONGEST_PERIOD
+from specdb.format.policy import LONGEST_PERIOD
 from specdb.format.terms import (  # re-exported: the record format speaks of these
     COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, SCOPES, SPARSITIES, STATUSES,
 )

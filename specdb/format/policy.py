@@ -1,9 +1,9 @@
-"""Which figures need re-review: before a cut-off date, older than an age, or past their review policy.
+"""Review policies: the periods they are written in, and the policy each figure takes.
 
 Policies are shaped like dbt's source freshness: `warn_after` and
-`error_after`, each a count of days, months or years; error is checked
-before warn. The effective policy of every figure is resolved at build time
-(figure, else record, else kind) and stored beside it.
+`error_after`, each a count of days, weeks, months or years. The effective
+policy of every figure is resolved at build time (figure, else record, else
+kind) and stored beside it; `analysis.stale` reads it back.
 """
 
 from __future__ import annotations
@@ -11,12 +11,10 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from specdb.db.catalog import figure_sources, figures_to_review
-from specdb.format.dates import parse_date
 from specdb.errors import UsageError
+from specdb.format.dates import parse_date
 
 if TYPE_CHECKING:
     from specdb.format import schema
@@ -79,54 +77,3 @@ def before(today: dt.date, count: int, period: str) -> dt.date:
         return dt.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
     except (OverflowError, ValueError):
         return dt.date.min
-
-
-# Every format shows these, in this order: what is stale, how badly, and where to look.
-STALE_COLUMNS = ("level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources")
-
-
-def stale_figures(
-    connection: sqlite3.Connection,
-    *,
-    since: str | None = None,
-    older_than: str | None = None,
-    today: dt.date | None = None,
-) -> list[dict[str, Any]]:
-    """Figures needing review, oldest first, each with a level: 'stale' against a cut-off, else 'error' or 'warn' by policy."""
-    today = today or dt.date.today()
-    if since and older_than:
-        raise UsageError("give --since or --older-than, not both")
-    cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
-    rows = []
-    for row in figures_to_review(connection, cutoff.isoformat() if cutoff else None):
-        reviewed = dt.date.fromisoformat(row["reviewed"])
-        level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
-        if level is None:
-            continue
-        found = dict(row)
-        found["age_days"] = (today - reviewed).days
-        found["level"] = level
-        found["cutoff"] = cutoff.isoformat() if cutoff else None
-        rows.append(found)
-    sources = figure_sources(connection, [row.pop("id") for row in rows])
-    for row, source_ids in zip(rows, sources):
-        row["sources"] = source_ids
-    return rows
-
-
-def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
-    """'stale' for a row the cut-off query selected; else the first policy level the review date is past, error before warn."""
-    if cutoff is not None:
-        return "stale"
-    for level, policy in (("error", error_after), ("warn", warn_after)):
-        if policy:
-            count, period = policy.split()
-            if reviewed < before(today, int(count), period):
-                return level
-    return None
-
-
-def failing(rows: list[dict[str, Any]], *, strict: bool) -> bool:
-    """Whether `stale --check` fails: any stale or error row, and warn rows too when strict."""
-    failing_levels = {"stale", "error", "warn"} if strict else {"stale", "error"}
-    return any(row["level"] in failing_levels for row in rows)

@@ -1,0 +1,64 @@
+"""Which figures need re-review: before a cut-off date, older than an age, or past their review policy.
+
+The policy of each figure was resolved at build time (`format.policy`); error is checked before warn.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+from typing import Any
+
+from specdb.db.catalog import figure_sources, figures_to_review
+from specdb.errors import UsageError
+from specdb.format.policy import before, parse_age, parse_cutoff
+
+# Every format shows these, in this order: what is stale, how badly, and where to look.
+STALE_COLUMNS = ("level", "record_id", "kind", "figure", "value", "status", "reviewed", "age_days", "cutoff", "warn_after", "error_after", "sources")
+
+
+def stale_figures(
+    connection: sqlite3.Connection,
+    *,
+    since: str | None = None,
+    older_than: str | None = None,
+    today: dt.date | None = None,
+) -> list[dict[str, Any]]:
+    """Figures needing review, oldest first, each with a level: 'stale' against a cut-off, else 'error' or 'warn' by policy."""
+    today = today or dt.date.today()
+    if since and older_than:
+        raise UsageError("give --since or --older-than, not both")
+    cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
+    rows = []
+    for row in figures_to_review(connection, cutoff.isoformat() if cutoff else None):
+        reviewed = dt.date.fromisoformat(row["reviewed"])
+        level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
+        if level is None:
+            continue
+        found = dict(row)
+        found["age_days"] = (today - reviewed).days
+        found["level"] = level
+        found["cutoff"] = cutoff.isoformat() if cutoff else None
+        rows.append(found)
+    sources = figure_sources(connection, [row.pop("id") for row in rows])
+    for row, source_ids in zip(rows, sources):
+        row["sources"] = source_ids
+    return rows
+
+
+def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
+    """'stale' for a row the cut-off query selected; else the first policy level the review date is past, error before warn."""
+    if cutoff is not None:
+        return "stale"
+    for level, policy in (("error", error_after), ("warn", warn_after)):
+        if policy:
+            count, period = policy.split()
+            if reviewed < before(today, int(count), period):
+                return level
+    return None
+
+
+def failing(rows: list[dict[str, Any]], *, strict: bool) -> bool:
+    """Whether `stale --check` fails: any stale or error row, and warn rows too when strict."""
+    failing_levels = {"stale", "error", "warn"} if strict else {"stale", "error"}
+    return any(row["level"] in failing_levels for row in rows)
