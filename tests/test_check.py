@@ -297,7 +297,7 @@ def test_a_long_run_of_text_without_sentence_ends_is_read_in_pieces_that_keep_ea
 
 def test_unclosed_scripts_and_comments_are_looked_up_once_per_kind_not_once_per_tag(monkeypatch):
     """1,000 unclosed <script> and 1,000 unclosed <!--: the closing tag of each kind is searched for once, not 1,000 times to the end."""
-    from specdb.check.verdicts import page as prose
+    from specdb.check import page as prose
 
     searches = []
 

@@ -9,7 +9,9 @@ import pytest
 from conftest import TEST_SPECS
 from specdb.errors import NotFound, UsageError
 from specdb.db.access import open_fresh
-from specdb.analysis.tiers import Bandwidth, System, platforms, ratio_rows, same_basis, trend
+from specdb.db.figures import System
+from specdb.format.counting import Bandwidth, same_basis
+from specdb.analysis.tiers import platforms, ratio_rows, trend
 
 
 @dataclass

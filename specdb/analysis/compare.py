@@ -7,7 +7,7 @@ from typing import Any
 
 from specdb.db.catalog import record_figures, record_kind, resolve
 from specdb.errors import UsageError
-from specdb.analysis.tiers import BASES, Bandwidth
+from specdb.format.counting import BASES, Bandwidth
 from specdb.format.units import rounded
 
 _DISPLAY_SCALE = {

@@ -1,22 +1,21 @@
 """The tier ladder of each platform: memory, scale-up and scale-out bandwidth per accelerator, and their ratios.
 
-Two bases. `per-direction` counts every link one way (a bidirectional figure
-is halved) and memory as its total: the basis to reason on. `as-quoted`
-takes the vendors' headline figures as they are, to reproduce a published
-page; a ratio whose sides are then counted differently says so.
+On either basis of `format.counting`; a ratio whose sides are counted
+differently on the basis asked for says so.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple
 
 from specdb.format import figure_names
+from specdb.db.figures import DatabaseFigures, Figures
 from specdb.errors import UsageError
 from specdb.format.names import name_key
+from specdb.format.counting import BASES, Bandwidth, same_basis
 from specdb.format.units import rounded
 
-BASES = ("per-direction", "as-quoted")
 TIERS = ("memory", "scale_up", "scale_out")
 RATIOS = (
     ("memory_to_scale_up", "memory", "scale_up"),
@@ -34,26 +33,6 @@ RATIO_PRIORITY = (
     "platform", *(f"{tier}_gbps" for tier in TIERS), *(name for name, _, _ in RATIOS), "year", "bf16_flop_per_network_byte",
     "mixed_counting", "accelerator", *(f"{tier}_counted" for tier in TIERS), "vendor", "basis",
 )
-_ONE_WAY = ("total", "per-direction")
-
-
-class Bandwidth(NamedTuple):
-    """A bandwidth as stored: B/s with its direction, and the record and figure it came from."""
-
-    value: float
-    direction: str
-    record_id: str
-    figure: str
-
-    def on(self, basis: str) -> float:
-        if basis == "per-direction" and self.direction == "bidirectional":
-            return self.value / 2
-        return self.value
-
-    def counted(self, basis: str) -> str:
-        if basis == "per-direction" and self.direction == "bidirectional":
-            return "per-direction"
-        return self.direction
 
 
 class Platform(NamedTuple):
@@ -67,59 +46,6 @@ class Platform(NamedTuple):
     domain_size: float | None
     tiers: dict[str, Bandwidth | None]
     dense_bf16_flops: float | None
-
-
-class System(NamedTuple):
-    id: str
-    name: str
-    vendor: str
-    released: str | None  # ISO date: the system's own, else its accelerator's
-
-
-class Figures(Protocol):
-    """What the tier ladder reads: a built database, or a snapshot of specs (for diffs)."""
-
-    def resolve(self, name: str) -> str: ...
-    def systems(self) -> list[System]: ...
-    def uses(self, record_id: str) -> dict[str, str]: ...
-    def figure(self, record_id: str | None, name: str) -> Bandwidth | None: ...
-
-
-class DatabaseFigures:
-    def __init__(self, connection: sqlite3.Connection):
-        self.connection = connection
-
-    def resolve(self, name: str) -> str:
-        from specdb.db.catalog import resolve
-
-        return resolve(self.connection, name)
-
-    def systems(self) -> list[System]:
-        rows = self.connection.execute(
-            "SELECT s.id, s.name, s.vendor, COALESCE(s.released_date, a.released_date)"
-            " FROM record s LEFT JOIN record_use u ON u.record_id = s.id AND u.role = 'accelerator'"
-            " LEFT JOIN record a ON a.id = u.target_id WHERE s.kind = 'system'"
-        )
-        return [System(*row) for row in rows]
-
-    def uses(self, record_id: str) -> dict[str, str]:
-        return dict(self.connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ?", (record_id,)).fetchall())
-
-    def figure(self, record_id: str | None, name: str) -> Bandwidth | None:
-        if record_id is None:
-            return None
-        row = self.connection.execute("SELECT value, direction FROM figure WHERE record_id = ? AND name = ?", (record_id, name)).fetchone()
-        return None if row is None else Bandwidth(row[0], row[1], record_id, name)
-
-    def collective_runs(self) -> list[tuple[Any, ...]]:
-        """Each measured collective: its figure's id, record and platform (the system the record measures, else the
-        record itself), figure name, operation, accelerators, size in bytes, algorithm, library, value, scope and domains."""
-        return self.connection.execute(
-            "SELECT f.id, f.record_id,"
-            " COALESCE((SELECT u.target_id FROM record_use u WHERE u.record_id = f.record_id AND u.role = 'system'), f.record_id),"
-            " f.name, c.operation, c.accelerators, c.size_bytes, c.algorithm, c.library, f.value, f.scope, c.domains"
-            " FROM collective_run c JOIN figure f ON f.id = c.figure_id ORDER BY f.record_id, f.name"
-        ).fetchall()
 
 
 def _figures(source: sqlite3.Connection | Figures) -> Figures:
@@ -207,11 +133,6 @@ def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction
 def _whole(value: float) -> float:
     """A whole number of FLOP per byte; a fraction of one, to three significant digits, only when it is less than one."""
     return round(value) if value >= 1 else float(f"{value:.3g}")
-
-
-def same_basis(one: str, other: str) -> bool:
-    """Memory totals and one-way link figures are one basis; a bidirectional figure is not, beside either."""
-    return (one in _ONE_WAY) == (other in _ONE_WAY)
 
 
 def trend(rows: list[dict[str, Any]]) -> list[str]:

@@ -26,7 +26,7 @@ from specdb.check.claims import JOINER as _JOINER
 from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
-from specdb.analysis.tiers import Bandwidth, same_basis
+from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import parse_quantity
 
 FORMATS = ("text", "json", "markdown")

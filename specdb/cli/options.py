@@ -11,7 +11,7 @@ import typer
 
 from specdb.output import FORMATS
 from specdb.format.terms import KINDS, STATUSES
-from specdb.analysis.tiers import BASES
+from specdb.format.counting import BASES
 
 class Choice(click.Choice):
     """One of a fixed set of words; a misspelling is refused with the closest word (and shell completion offers them)."""

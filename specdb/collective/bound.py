@@ -35,7 +35,9 @@ from dataclasses import dataclass, field
 from specdb.format import figure_names
 from specdb.errors import UsageError
 from specdb.format.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
-from specdb.analysis.tiers import Bandwidth, DatabaseFigures, Platform
+from specdb.db.figures import DatabaseFigures
+from specdb.format.counting import Bandwidth
+from specdb.analysis.tiers import Platform
 
 OPERATIONS = COLLECTIVE_OPERATIONS
 ALGORITHMS = COLLECTIVE_ALGORITHMS

@@ -27,7 +27,8 @@ from dataclasses import dataclass
 from specdb.format import figure_names
 from specdb.collective.bound import Topology, bound, bus_factor, even_domains
 from specdb.errors import UsageError
-from specdb.analysis.tiers import DatabaseFigures, platforms
+from specdb.db.figures import DatabaseFigures
+from specdb.analysis.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared

@@ -19,7 +19,8 @@ from typing import Any
 from specdb.collective.calibration import Calibration, is_bandwidth_run, read_runs
 from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
 from specdb.errors import UsageError
-from specdb.analysis.tiers import BASES, platforms
+from specdb.format.counting import BASES
+from specdb.analysis.tiers import platforms
 from specdb.format.units import UnitError, format_value, parse_quantity
 
 ALGORITHM_CHOICES = ("auto", *ALGORITHMS)

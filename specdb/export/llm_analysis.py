@@ -17,6 +17,7 @@ from typing import Any
 
 from specdb.format import figure_names
 from specdb.export.folder import record_file, write_json
+from specdb.format.counting import Bandwidth
 
 GIB = 2**30
 GIGA = 1e9
@@ -83,7 +84,7 @@ def _config(record_id: str, figures: dict[str, tuple[float, str, str | None]]) -
         missing.append(figure_names.SCALE_UP_BANDWIDTH)
     else:
         value, text, direction = scale_up
-        one_way = value / 2 if direction == "bidirectional" else value
+        one_way = Bandwidth(value, direction, record_id, figure_names.SCALE_UP_BANDWIDTH).on("per-direction")
         config["intra_node_bandwidth_in_GB_per_sec"] = one_way / GIGA
         filled["intra_node_bandwidth_in_GB_per_sec"] = f"{record_id}.scale_up_bandwidth ({text}, {direction}{', halved' if direction == 'bidirectional' else ''})"
     config["intra_node_min_message_latency"] = CONSUMER_MESSAGE_LATENCY

@@ -33,7 +33,8 @@ from typing import Any
 from specdb.locations import cache_folder
 from specdb.db.rows import TABLES
 from specdb.versions.snapshot import Ratios
-from specdb.analysis.tiers import BASES, RATIOS
+from specdb.format.counting import BASES
+from specdb.analysis.tiers import RATIOS
 
 
 # What JSON gives for a number (a bool, its subclass, is not a ratio).

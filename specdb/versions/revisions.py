@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 from specdb.errors import InvalidSpecs
 from specdb.progress import Progress, told
 from specdb.versions.snapshot import Snapshot, from_rows
-from specdb.analysis.tiers import BASES
+from specdb.format.counting import BASES
 
 if TYPE_CHECKING:
     from specdb.versions import gitsource

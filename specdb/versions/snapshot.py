@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from specdb.errors import NotFound
 from specdb.format.names import name_key
-from specdb.analysis.tiers import BASES, RATIOS, Bandwidth, DatabaseFigures, Figures, System, ratio_rows
+from specdb.db.figures import DatabaseFigures, Figures, System
+from specdb.format.counting import BASES, Bandwidth
+from specdb.analysis.tiers import RATIOS, ratio_rows
 
 if TYPE_CHECKING:
     from specdb.load.dataset import Dataset
