@@ -183,6 +183,34 @@ def test_the_readme_command_table_matches_the_cli():
     assert every <= documented | {"export"} and "export" in {path.split()[0] for path in documented if path}
 
 
+# The layers of docs/design.md, lowest first: a module imports from its own layer or a lower one, never a higher.
+LAYERS = (
+    {"errors", "progress", "resources", "suggest", "output", "licensing"},
+    {"format"},
+    {"load", "locations"},
+    {"db"},
+    {"analysis"},
+    {"versions", "collective", "check", "export"},
+    {"cli", "__main__"},
+)
+
+
+def _layer(module: str) -> int:
+    concern = module.split(".")[1]
+    return next(level for level, concerns in enumerate(LAYERS) if concern in concerns)
+
+
+def test_each_concern_imports_only_from_its_layer_or_below():
+    graph = _imports_of_each_module()
+    assert {"specdb.format.schema", "specdb.db.figures", "specdb.analysis.tiers", "specdb.cli.dispatch"} <= graph.keys()
+    upward = sorted(
+        f"{name} imports {target}"
+        for name, imported in graph.items() if name != "specdb"
+        for target in imported - {"specdb"} if _layer(target) > _layer(name)
+    )
+    assert upward == []
+
+
 def _imports_of_each_module() -> dict[str, set[str]]:
     """specdb's modules and the specdb modules each imports when it runs, at the top or inside a function."""
     package = REPO / "specdb"
