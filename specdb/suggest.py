@@ -5,7 +5,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 from typing import Iterable
 
-from specdb.format.names import name_key
+from specdb.names import name_key
 
 
 def _loose(text: str) -> str:

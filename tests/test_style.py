@@ -185,7 +185,7 @@ def test_the_readme_command_table_matches_the_cli():
 
 # The layers of docs/design.md, lowest first: a module imports from its own layer or a lower one, never a higher.
 LAYERS = (
-    {"errors", "progress", "resources", "suggest", "output", "licensing"},
+    {"errors", "progress", "resources", "suggest", "output", "licensing", "atomicwrite", "names"},
     {"format"},
     {"load", "locations"},
     {"db"},

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from specdb.format import figure_names
 from specdb.db.figures import DatabaseFigures, Figures
 from specdb.errors import UsageError
-from specdb.format.names import name_key
+from specdb.names import name_key
 from specdb.format.counting import BASES, Bandwidth, same_basis
 from specdb.format.units import rounded
 

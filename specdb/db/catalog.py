@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any, Iterable
 
 from specdb.errors import NotFound, UsageError
-from specdb.format.names import name_key, normal
+from specdb.names import name_key, normal
 from specdb.format.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None, vendor: str | None = None) -> list[dict[str, Any]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
-from specdb.format.names import name_key
+from specdb.names import name_key
 from specdb.format.policy import effective_policy
 
 if TYPE_CHECKING:

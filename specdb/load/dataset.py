@@ -27,7 +27,7 @@ from specdb.format import schema
 
 from specdb.format import vocabulary
 from specdb.load.links import Links, LinkTable, SourceLinks
-from specdb.format.names import is_look_alike, name_key, normal
+from specdb.names import is_look_alike, name_key, normal
 from specdb.progress import FilesDone
 from specdb.format.schema import Figure, KindPolicies, Record, SourceRecord
 from specdb.load.files import FolderFiles, SpecSource, Stamp, Tree, read_specs

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Iterator, Sequence
 
 from specdb.errors import DatabaseError
-from specdb.format.names import is_look_alike, name_key
+from specdb.names import is_look_alike, name_key
 
 _SCHEMA = """
 CREATE TABLE links (id TEXT PRIMARY KEY, relpath TEXT NOT NULL, kind TEXT NOT NULL, detail BLOB);

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specdb.errors import NotFound
-from specdb.format.names import name_key
+from specdb.names import name_key
 from specdb.db.figures import DatabaseFigures, Figures, System
 from specdb.format.counting import BASES, Bandwidth
 from specdb.analysis.tiers import RATIOS, ratio_rows
