@@ -946,3 +946,9 @@ def test_gpus_spread_over_a_runs_domains_as_evenly_as_they_go():
     assert even_domains(16, 2) == [Domains(8, 2)]
     assert fill_domains(1024, 72) == [Domains(72, 14), Domains(16, 1)]
     assert fill_domains(10**8 + 7, 8) == [Domains(8, 12_500_000), Domains(7, 1)]
+
+
+def test_collective_without_gpus_is_placed_in_the_scale_up_domain(cli):
+    unplaced = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--platform", "test-system", "-f", "json").stdout)
+    inside = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--platform", "test-system", "--tier", "scale-up", "-f", "json").stdout)
+    assert unplaced == inside

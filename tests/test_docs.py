@@ -3,6 +3,7 @@
 import re
 
 import pytest
+import typer
 
 from conftest import REPO
 from specdb.cli import COMMANDS, app
@@ -62,3 +63,40 @@ def test_the_readme_stays_short_and_every_page_it_links_exists():
     assert {"docs/design.md", "docs/record-format.md", "docs/performance.md", "docs/data-package.md"} <= set(linked)
     for page in linked:
         assert (REPO / page).is_file(), page
+
+
+def _command(words: list[str]):
+    command = typer.main.get_command(app)
+    for word in words:
+        command = command.commands[word]
+    return command
+
+
+def test_the_readme_command_table_matches_the_cli():
+    readme = (REPO / "README.md").read_text()
+    tour = readme.split("## A tour of the commands", 1)[1].split("\n### ", 1)[0]
+    rows = re.findall(r"^\| `specdb ([^`]*)` \| (.*) \|$", tour, re.MULTILINE)
+    assert len(rows) > 10
+    documented = set()
+    for row, description in rows:
+        # The options the description names in code spans are the command's options as well as those in its first column.
+        mentioned = [span for span in re.findall(r"`([^`]*)`", description.replace("\\|", "|")) if span.startswith("--")]
+        words = row.replace("\\|", "|").split() + " ".join(mentioned).split()
+        path = []
+        while words and not words[0].startswith("-") and not words[0].startswith("[") and isinstance(_command(path), typer.core.TyperGroup):
+            if words[0] not in _command(path).commands:
+                break
+            path.append(words.pop(0))
+        command = _command(path)
+        documented.add(" ".join(path))
+        options = {name: param for param in command.params for name in param.opts}
+        for option, value in re.findall(r"(--[a-z-]+)(?:[ =]([\w%|.-]+))?", " ".join(words)):
+            if option == "--version":
+                continue
+            assert option in options, (row, option)
+            choices = getattr(options[option].type, "choices", None)
+            if choices and value and "|" in value:
+                assert set(value.split("|")) <= set(choices), (row, value, choices)
+    every = {name for name, command in _command([]).commands.items() if not isinstance(command, typer.core.TyperGroup)}
+    every |= {f"{group} {name}" for group in ("query", "plot", "import") for name in _command([group]).commands}
+    assert every <= documented | {"export"} and "export" in {path.split()[0] for path in documented if path}

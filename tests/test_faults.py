@@ -135,7 +135,8 @@ def test_readers_during_repeated_rebuilds_never_fail_nor_see_half_a_database(two
         )
         connection.close()
     stop = threading.Event()
-    failures, reads = [], [0]
+    failures, seen_hashes, reads = [], set(), [0]
+    progress = threading.Condition()
 
     def reader():
         while not stop.is_set():
@@ -151,20 +152,28 @@ def test_readers_during_repeated_rebuilds_never_fail_nor_see_half_a_database(two
                     connection.close()
                 if expected.get(content_hash) != seen:
                     failures.append((content_hash, seen))
-                reads[0] += 1
+                seen_hashes.add(content_hash)
             except Exception as error:  # any failure to read is what this test looks for
                 failures.append(repr(error))
+            with progress:
+                reads[0] += 1
+                progress.notify_all()
 
     threads = [threading.Thread(target=reader) for _ in range(3)]
     for thread in threads:
         thread.start()
     for round_ in range(8):
         build(specs if round_ % 2 else new_specs, db)
+        # Readers read during each build; after it, one more read than there are readers means at least one read began
+        # after the rename, so every version is read whatever the scheduling.
+        with progress:
+            target = reads[0] + len(threads) + 1
+            assert progress.wait_for(lambda: reads[0] >= target, timeout=120)
     stop.set()
     for thread in threads:
         thread.join()
     assert failures == []
-    assert reads[0] > 8
+    assert seen_hashes == set(expected)
 
 
 def test_two_builds_at_once_end_with_one_good_database(two_versions, db):

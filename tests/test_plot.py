@@ -161,3 +161,11 @@ def test_a_name_near_the_longest_a_folder_allows_is_written(cli, tmp_path):
 def test_a_name_longer_than_a_folder_allows_is_a_clear_error(cli, tmp_path):
     result = cli("plot", "ratios", "--output", str(tmp_path / ("z" * 300 + ".png")))
     assert result.exit_code == 3 and "cannot write (File name too long)" in result.stderr
+
+
+def test_plot_does_not_create_a_missing_folder(cli, tmp_path):
+    target = tmp_path / "nowhere" / "ladder.png"
+    result = cli("plot", "ratios", "--output", str(target))
+    assert result.exit_code == 2
+    assert f"no folder {target.parent}; create it first" in result.stderr
+    assert not target.parent.exists()
