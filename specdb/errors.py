@@ -9,6 +9,14 @@ EXIT_USAGE = 2
 EXIT_ENVIRONMENT = 3
 # 128 + SIGINT: what a shell reports for a command ended by Ctrl-C.
 EXIT_INTERRUPTED = 130
+# What each exit code means, for the help text and the README (a test checks the README states the same).
+EXIT_CODES = (
+    (0, "ok"),
+    (EXIT_FINDINGS, "findings"),
+    (EXIT_USAGE, "usage"),
+    (EXIT_ENVIRONMENT, "environment"),
+    (EXIT_INTERRUPTED, "interrupted"),
+)
 
 
 class SpecdbError(Exception):

@@ -100,3 +100,11 @@ def test_the_readme_command_table_matches_the_cli():
     every = {name for name, command in _command([]).commands.items() if not isinstance(command, typer.core.TyperGroup)}
     every |= {f"{group} {name}" for group in ("query", "plot", "import") for name in _command([group]).commands}
     assert every <= documented | {"export"} and "export" in {path.split()[0] for path in documented if path}
+
+
+def test_the_readme_and_the_help_state_every_exit_code_with_its_meaning(cli):
+    stated = README.split("Exit codes:", 1)[1].split("\n\n", 1)[0]
+    shown = " ".join(cli("--help", data=False).stdout.split())
+    for code, meaning in ((0, "ok"), (1, "findings"), (2, "usage"), (3, "environment"), (130, "interrupted")):
+        assert re.search(rf"\b{code} {meaning}\b", stated), (code, meaning)
+        assert f"{code} {meaning}" in shown, (code, meaning)

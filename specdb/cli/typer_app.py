@@ -8,7 +8,7 @@ from typer.core import TyperGroup
 
 from specdb.cli.commands import COMMANDS
 from specdb.cli.common import interrupted, report, version_line
-from specdb.errors import SpecdbError
+from specdb.errors import EXIT_CODES, SpecdbError
 
 
 class _Commands(TyperGroup):
@@ -41,7 +41,7 @@ def make_app(only: Optional[str] = None) -> typer.Typer:
     app = typer.Typer(
         name="specdb",
         cls=_Commands,
-        help="A reviewed, versioned database of AI hardware figures. Exit codes: 0 ok, 1 findings, 2 usage, 3 environment.",
+        help="A reviewed, versioned database of AI hardware figures. Exit codes: " + ", ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES) + ".",
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
