@@ -4,6 +4,7 @@ import sqlite3
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -19,7 +20,7 @@ from specdb.db.migrate import migrate
 from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.resources import migrations_dir
 from specdb.db.access import open_fresh
-from specdb.db.store import HEAD_REVISION, connect_readonly
+from specdb.db.store import HEAD_REVISION, KNOWN_REVISIONS, connect_readonly
 
 
 def _engine(path):
@@ -49,10 +50,16 @@ def test_upgrade_and_downgrade_both_run(tmp_path):
         assert set(inspect(connection).get_table_names()) >= {"record", "figure", "source", "citation", "claim"}
 
 
-def test_the_read_path_knows_the_migrations_head():
+def test_the_read_path_knows_every_migration_and_their_head():
     config = Config()
     config.set_main_option("script_location", str(migrations_dir()))
-    assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION
+    scripts = ScriptDirectory.from_config(config)
+    assert scripts.get_current_head() == HEAD_REVISION
+    # Each file's name gives the revision it declares, which is how the read path knows them without Alembic.
+    assert sorted(script.revision for script in scripts.walk_revisions()) == list(KNOWN_REVISIONS)
+    assert KNOWN_REVISIONS[:4] == ("0001", "0002", "0003", "0004")
+    for script in scripts.walk_revisions():
+        assert Path(script.path).name.startswith(f"{script.revision}_")
 
 
 def _dump(path):

@@ -7,6 +7,7 @@ command on an up-to-date database starts in a few tens of milliseconds
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from pathlib import Path
 
@@ -14,10 +15,14 @@ from specdb import __version__
 from specdb.errors import DatabaseError
 from specdb.locations import require_regular_file
 from specdb.load.files import Stamp, current_stamp, walk
+from specdb.resources import migrations_dir
 
-# The Alembic revision this code reads and writes; a test checks it is the migrations' head.
-HEAD_REVISION = "0004"
-KNOWN_REVISIONS = ("0001", "0002", "0003", "0004")
+# The Alembic revisions this code knows, named by their migration files (`0004_record_digest.py` is revision 0004; a
+# test checks each file declares the revision its name gives); the last is the one it reads and writes.
+KNOWN_REVISIONS = tuple(sorted(
+    name.partition("_")[0] for name in os.listdir(migrations_dir() / "versions") if name[:1].isdigit() and name.endswith(".py")
+))
+HEAD_REVISION = KNOWN_REVISIONS[-1]
 
 
 def connect_readonly(path: Path) -> sqlite3.Connection:
