@@ -49,3 +49,10 @@ def test_an_unknown_record_is_named_once_with_one_suggestion_per_record(cli):
     # The GPU's name and an alias both start with "testgpu80"; the GPU is suggested first, once, by the closer of the two.
     assert "did you mean 'Test GPU 80GB' or " in result.stderr
     assert "HBM3" not in result.stderr
+
+
+@pytest.mark.parametrize("args, suggestion", [(["lst"], "'list'"), (["query", "ratio"], "'ratios'"), (["plot", "ratio"], "'ratios'")])
+def test_a_misspelled_command_gets_one_suggestion(cli, args, suggestion):
+    result = cli(*args, data=False)
+    assert result.exit_code == 2
+    assert result.stderr.count("Did you mean") == 1 and f"Did you mean {suggestion}?" in result.stderr

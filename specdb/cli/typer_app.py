@@ -45,12 +45,14 @@ def make_app(only: Optional[str] = None) -> typer.Typer:
         no_args_is_help=True,
         pretty_exceptions_enable=False,
         rich_markup_mode=None,
+        suggest_commands=False,  # Click names the closest command itself; Typer's own suggestion would repeat it
     )
     app.callback()(_root)
     for name, (module, attribute) in COMMANDS.items():
         if only in (None, name):
             target = getattr(importlib.import_module(module), attribute)
             if isinstance(target, typer.Typer):
+                target.suggest_commands = False
                 app.add_typer(target, name=name)
             else:
                 app.command(name)(target)
