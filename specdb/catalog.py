@@ -98,11 +98,16 @@ def _completions(start: str, names: list[tuple[str, str]]) -> set[str]:
     return set(found)
 
 
+def _names_number(known_words: tuple[str, ...], number: str) -> bool:
+    """Whether a known name holds the model number, whole or with letters after it ('80' in '80GB'; 'H20' is not in 'H200')."""
+    return any(word.startswith(number) and not word[len(number):len(number) + 1].isdigit() for word in known_words)
+
+
 def _suggestions(name: str, names: list[tuple[str, str]]) -> str:
     from specdb.suggest import closest  # only on this error path
 
     numbers = model_numbers(name)
-    owner = {known: record_id for known, record_id in names if numbers <= set(words(known))}
+    owner = {known: record_id for known, record_id in names if all(_names_number(words(known), number) for number in numbers)}
     first_per_record: dict[str, str] = {}
     for known in closest(name, owner, n=len(owner)):
         first_per_record.setdefault(owner[known], known)

@@ -146,7 +146,6 @@ _OWNER = {
     "record": ("t.id", "", ()),
     "source": ("t.id", "", ()),
     "alias": ("t.record_id", "", ()),
-    "runtime_name": ("t.record_id", "", ()),
     "record_use": ("t.record_id", "", ()),
     "figure": ("t.record_id", "", ()),
     "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
