@@ -6,7 +6,7 @@ import re
 import sqlite3
 from typing import Any, Iterable
 
-from specdb.errors import NotFound, UsageError
+from specdb.errors import AmbiguousName, NotFound, UsageError
 from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, words
 from specdb.units import format_value
 
@@ -61,10 +61,6 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
     if len(containing) > 1:
         _one(name, containing)
     raise NotFound(f"no record or alias '{name}' in the data{_suggestions(name, names)}")
-
-
-class AmbiguousName(NotFound):
-    """A name that fits more than one record: the user picks one."""
 
 
 def _one(name: str, record_ids: set[str], cut_short: bool = False) -> str:

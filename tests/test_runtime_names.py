@@ -1,0 +1,127 @@
+"""Names real tools print resolve to the part they name, and names of parts the data lacks resolve to nothing.
+
+Each name below was seen in a tool's output; the comment gives where. The expected record is the part that output
+came from, read from the source, not from the resolver.
+"""
+
+import pytest
+
+import specdb
+from specdb.errors import AmbiguousName, NotFound
+
+
+@pytest.fixture(scope="module")
+def connection(bundled_db):
+    return specdb.connect(db=bundled_db)
+
+
+SEEN = [
+    # torch.cuda.get_device_name() on an H100 SXM (pytorch/pytorch PR 194276; karpathy/nanoGPT PR 464)
+    ("NVIDIA H100 80GB HBM3", "nvidia-h100-sxm"),
+    # nvidia-smi -q "Product Name" of an H200, device id 0x233510DE (NVIDIA/mig-parted issue 120)
+    ("NVIDIA H200", "nvidia-h200-sxm"),
+    ("0x233510DE", "nvidia-h200-sxm"),
+    # lspci -nn: "GH100 [H200 SXM 141GB] [10de:2335]" (easydiffusion/torchruntime issue 24)
+    ("10de:2335", "nvidia-h200-sxm"),
+    # PyTorch collect_env GPU list (nvidia-smi -L) on an H20 machine (vllm-project/vllm issue 7865)
+    ("NVIDIA H20", "nvidia-h20"),
+    # torch.cuda.get_device_name() on B300 (NVIDIA/cosmos-framework PR 114; allenai/OLMo-core PR 817)
+    ("NVIDIA B300 SXM6 AC", "nvidia-b300"),
+    # JAX device_kind on a GB200 system (marin-community/marin PR 7328)
+    ("NVIDIA GB200", "nvidia-gb200"),
+    # JAX device_kind of v5p: "TPU v5" on a TPU VM, "TPU v5p" on Pathways (vllm-project/tpu-inference PR 716)
+    ("TPU v5", "google-tpu-v5p"),
+    ("TPU v5p", "google-tpu-v5p"),
+    # The GKE accelerator label of v5p slices (apple/axlearn PR 994): the chip, not the 6,144-chip slice system
+    ("tpu-v5p-slice", "google-tpu-v5p"),
+    # rocminfo Marketing Name and Chip ID of an MI300X (ROCm/legacy-rocm-build issue 4414)
+    ("AMD Instinct MI300X", "amd-mi300x"),
+    ("1002:74a1", "amd-mi300x"),
+    # amdsmi product_name on MI300X machines (ROCm/vllm PR 359)
+    ("AMD Instinct MI300X OAM", "amd-mi300x"),
+    # The same names written as people type them: case, spacing, '-' and '_' do not matter
+    ("nvidia_h100_80gb_hbm3", "nvidia-h100-sxm"),
+    ("NVIDIA-H200", "nvidia-h200-sxm"),
+    ("tpu v5p slice", "google-tpu-v5p-pod-slice"),  # the slice system's own alias, written as it is
+    ("  amd instinct  MI300X ", "amd-mi300x"),
+    # NVIDIA's DGX H100 is the HGX H100 8-GPU platform the record's scale-out figures are stated for
+    ("DGX H100", "nvidia-hgx-h100"),
+]
+
+
+@pytest.mark.parametrize(("name", "record"), SEEN)
+def test_a_name_a_tool_reports_finds_its_part(connection, name, record):
+    assert specdb.show(connection, name)["id"] == record
+
+
+# Parts the data does not hold, each seen in a tool's output: they must not resolve to a neighbour.
+NOT_IN_THE_DATA = [
+    "NVIDIA H100 NVL",  # fastfetch-cli/fastfetch issue 1658; akash-network/provider-configs PR 91 (device 10de:2321)
+    "10de:2321",  # the H100 NVL's PCI id, nvidia-smi "0x232110DE" (akash-network/provider-configs PR 91)
+    "0x232110DE",
+    "NVIDIA H800",
+    "NVIDIA A100-SXM4-40GB",  # torch.cuda.get_device_name() example in mosaicml/composer PR 2265
+    "AMD Instinct MI350X",  # amd-smi static MARKET_NAME, DEVICE_ID 0x75a0 (ROCm/rocm-systems PR 2987)
+    "1002:75a0",
+    "AMD Instinct MI300A",  # collect_env "AMD Instinct MI300A (gfx942:sramecc+:xnack-)" (vllm-project/vllm issue 17875)
+    "MI300A",
+    "AMD Instinct MI308X",  # amdsmi market name (ROCm/vllm PR 359)
+    "TPU v5 lite",  # v5e, whose GKE label is tpu-v5-lite-podslice (apple/axlearn PR 994)
+    "tpu-v5-lite-podslice",
+]
+
+
+@pytest.mark.parametrize("name", NOT_IN_THE_DATA)
+def test_a_part_the_data_lacks_is_not_found_rather_than_a_neighbour(connection, name):
+    with pytest.raises(NotFound):
+        specdb.show(connection, name)
+
+
+@pytest.mark.parametrize(("name", "choices"), [
+    ("gfx942", {"amd-mi300x", "amd-mi325x"}),  # rocminfo's Name of the MI300X; the MI325X is gfx942 too
+    ("H100", {"nvidia-h100-sxm", "nvidia-h100-pcie"}),
+])
+def test_a_name_several_parts_share_is_refused_with_the_choices(connection, name, choices):
+    with pytest.raises(AmbiguousName) as refused:
+        specdb.show(connection, name)
+    assert all(choice in str(refused.value) for choice in choices)
+
+
+def test_a_name_cut_short_before_its_model_numbers_is_refused(connection):
+    # Older nvidia-smi tables print "NVIDIA A100-SXM..." for both the 40 GB and the 80 GB part.
+    with pytest.raises(AmbiguousName, match="cut short"):
+        specdb.show(connection, "NVIDIA A100-SXM...")
+
+
+def test_a_name_cut_short_after_its_model_numbers_resolves(connection):
+    assert specdb.show(connection, "NVIDIA B300 SXM6...")["id"] == "nvidia-b300"
+
+
+def test_a_suggestion_keeps_the_model_number_asked_for(cli):
+    # "NVIDIA H200 NVL" is not in the fixture data or the bundled data as such; "H20" must never be offered for "H200".
+    result = cli("show", "Test GPU 800")
+    assert result.exit_code == 2 and "Test GPU 80GB" not in result.stderr
+
+
+def test_the_cli_refuses_a_shared_name_in_one_message_with_exit_2(bundled_db):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    result = CliRunner().invoke(app, ["show", "H100", "--db", str(bundled_db)])
+    assert result.exit_code == 2
+    assert "nvidia-h100-sxm" in result.stderr and "nvidia-h100-pcie" in result.stderr and "Traceback" not in result.output
+
+
+def test_compare_and_collective_take_the_names_show_takes(bundled_db):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    runner = CliRunner()
+    compared = runner.invoke(app, ["compare", "NVIDIA H100 80GB HBM3", "NVIDIA H200", "--format", "json", "--db", str(bundled_db)])
+    assert compared.exit_code == 0, compared.output
+    estimated = runner.invoke(app, [
+        "collective", "all-reduce", "--params", "8e9", "--dtype", "bf16", "--gpus", "8", "--platform", "DGX H100", "--db", str(bundled_db),
+    ])
+    assert estimated.exit_code == 0, estimated.output
