@@ -8,6 +8,7 @@ COMMANDS = {
     "show": ("specdb.cli.records", "show"),
     "query": ("specdb.cli.query", "query_app"),
     "compare": ("specdb.cli.query", "compare"),
+    "peak": ("specdb.cli.peak", "peak"),
     "sql": ("specdb.cli.query", "sql"),
     "stale": ("specdb.cli.stale", "stale"),
     "collective": ("specdb.cli.collective", "collective"),
