@@ -118,6 +118,9 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     record_id = resolve(connection, name)
     record = dict(connection.execute("SELECT * FROM record WHERE id = ?", (record_id,)).fetchone())
     record["aliases"] = [r[0] for r in connection.execute("SELECT alias FROM alias WHERE record_id = ? ORDER BY alias", (record_id,))]
+    record["runtime_names"] = [dict(r) for r in connection.execute(
+        "SELECT name, reported_by, source_id FROM runtime_name WHERE record_id = ? ORDER BY reported_by = 'pci', name, reported_by", (record_id,),
+    )]
     record["uses"] = {r[0]: r[1] for r in connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,))}
     record["used_by"] = [r[0] for r in connection.execute("SELECT DISTINCT record_id FROM record_use WHERE target_id = ? ORDER BY record_id", (record_id,))]
     citations = _citations(connection, record_id)

@@ -125,3 +125,26 @@ def test_compare_and_collective_take_the_names_show_takes(bundled_db):
         "collective", "all-reduce", "--params", "8e9", "--dtype", "bf16", "--gpus", "8", "--platform", "DGX H100", "--db", str(bundled_db),
     ])
     assert estimated.exit_code == 0, estimated.output
+
+
+def test_show_lists_the_names_tools_report_with_their_sources(connection):
+    shown = specdb.show(connection, "NVIDIA H200")
+    assert {"name": "NVIDIA H200", "reported_by": "nvidia-smi", "source_id": "github-nvidia-mig-parted-issue-120"} in shown["runtime_names"]
+    assert {"name": "10de:2335", "reported_by": "pci", "source_id": "github-nvidia-mig-parted-issue-120"} in shown["runtime_names"]
+
+
+def test_a_runtime_name_citing_no_source_record_is_a_problem_where_it_is_written(cli, specs):
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    text = gpu.read_text()
+    gpu.write_text(text.replace("\nfigures:", "\nruntime_names:\n  - {name: Test GPU 80GB HBM3, reported_by: nvidia-smi, ref: no-such-log}\nfigures:", 1))
+    result = cli("validate")
+    assert result.exit_code == 1
+    line = gpu.read_text().splitlines().index("  - {name: Test GPU 80GB HBM3, reported_by: nvidia-smi, ref: no-such-log}") + 1
+    assert f"test-gpu.yaml:{line}:" in result.stdout and "no source record 'no-such-log'" in result.stdout
+
+
+def test_a_pci_id_is_written_as_lowercase_vendor_colon_device(cli, specs):
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    gpu.write_text(gpu.read_text().replace("\nfigures:", "\npci_ids:\n  - {id: 0x233510DE, ref: test-datasheet}\nfigures:", 1))
+    result = cli("validate")
+    assert result.exit_code == 1 and "pci_ids" in result.stdout
