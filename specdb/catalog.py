@@ -81,17 +81,18 @@ def _known_names(connection: sqlite3.Connection) -> list[tuple[str, str]]:
 
 
 def _completions(start: str, names: list[tuple[str, str]]) -> set[str]:
-    """The records a name cut short may be: those with a name that begins so and whose cut-off rest holds no model number
-    in one of them ('NVIDIA A100-SXM...' may be the 40 GB or the 80 GB part, whatever the data holds, so it is refused)."""
+    """The records a name cut short may be: those with a name that begins so and whose cut-off rest holds no model
+    number ('NVIDIA A100-SXM...' may be the 40 GB or the 80 GB part, whatever the data holds, so it is refused)."""
     begins = loose_key(start)
-    found: dict[str, bool] = {}
+    clean, numbered = set(), set()
     for known, record_id in names:
         loose = loose_key(known)
         if begins and loose.startswith(begins):
-            found[record_id] = found.get(record_id, False) or not any(char.isdigit() for char in loose[len(begins):])
-    if len(found) == 1 and not next(iter(found.values())):
+            rest = loose[len(begins):]
+            (numbered if any(char.isdigit() for char in rest) else clean).add(record_id)
+    if not clean and numbered:
         raise AmbiguousName(f"'{start}...' was cut short before the part's model numbers; give the whole name")
-    return set(found)
+    return clean
 
 
 def _names_number(known_words: tuple[str, ...], number: str) -> bool:

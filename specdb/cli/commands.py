@@ -20,4 +20,5 @@ COMMANDS = {
     "info": ("specdb.cli.info", "info"),
     "export": ("specdb.cli.export", "export_app"),
     "schema": ("specdb.cli.info", "schema"),
+    "mcp": ("specdb.cli.serve", "mcp"),
 }
