@@ -148,3 +148,19 @@ def test_a_pci_id_is_written_as_lowercase_vendor_colon_device(cli, specs):
     gpu.write_text(gpu.read_text().replace("\nfigures:", "\npci_ids:\n  - {id: 0x233510DE, ref: test-datasheet}\nfigures:", 1))
     result = cli("validate")
     assert result.exit_code == 1 and "pci_ids" in result.stdout
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("The H100 NVL has 3.9 TB/s of memory bandwidth.", "H100 NVL"),
+    ("The A100 40GB has 1.6 TB/s of memory bandwidth.", "A100 40GB"),
+])
+def test_check_takes_a_variant_the_data_lacks_for_unknown_hardware_not_its_neighbour(connection, text, names):
+    findings = [finding for finding in specdb.check_text(text, connection) if "TB/s" in finding.claim]
+    assert [(finding.verdict, finding.record_id) for finding in findings] == [("unmatched", None)]
+    assert names in findings[0].note
+
+
+def test_check_still_knows_a_variant_its_record_names(connection):
+    # The A100 record is the 80 GB part (NVIDIA A100-SXM4-80GB): "A100 80GB" is that record.
+    [finding] = specdb.check_text("The A100 80GB has 2039 GB/s of memory bandwidth.", connection)
+    assert (finding.verdict, finding.record_id) == ("ok", "nvidia-a100-sxm-80gb")
