@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any, Iterable
 
 from specdb.errors import AmbiguousName, NotFound, UsageError
-from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, words
+from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, undecorated, words
 from specdb.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
@@ -28,7 +28,8 @@ def list_records(connection: sqlite3.Connection, kind: str | None = None) -> lis
 def resolve(connection: sqlite3.Connection, name: str) -> str:
     """The record id for a name a user or a tool gives: an id, a name, an alias, a name a tool reports (nvidia-smi, torch,
     JAX device_kind, rocminfo, a node label), a PCI id ('10de:2335', nvidia-smi's '0x233510DE'), or a name cut short with
-    '...'; in any case, spacing or punctuation, or in look-alike forms such as fullwidth letters.
+    '...'; in any case, spacing or punctuation, or in look-alike forms such as fullwidth letters, and with what tools print
+    around a name left out ('GPU 0: ... (UUID: ...)', '(gfx942:sramecc+:xnack-)').
 
     A name that fits more than one record ('gfx942', a bare 'H100') is refused with the choices (AmbiguousName), never
     settled by which matched first; a name of a part the data lacks is NotFound, with suggestions that share its model
@@ -37,6 +38,9 @@ def resolve(connection: sqlite3.Connection, name: str) -> str:
     row = connection.execute("SELECT id FROM record WHERE id = ?", (normal(name),)).fetchone()
     if row is not None:
         return row[0]
+    bare = undecorated(name)
+    if bare != name and bare.strip():
+        return resolve(connection, bare)
     pci = pci_id(name)
     if pci is not None:
         return _one(name, {r[0] for r in connection.execute("SELECT record_id FROM runtime_name WHERE reported_by = 'pci' AND name_key = ?", (pci,))})

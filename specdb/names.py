@@ -60,3 +60,20 @@ def pci_id(name: str) -> str | None:
         return f"{match[1]}:{match[2]}"
     match = _PCI_NVSMI.match(text)
     return f"{match[2]}:{match[1]}" if match else None
+
+
+# What tools print around a name: nvidia-smi -L's "GPU 0: ... (UUID: GPU-...)", PyTorch collect_env's
+# "AMD Instinct MI300X (gfx942:sramecc+:xnack-)", and the feature flags of a ROCm gcnArchName ("gfx942:sramecc+:xnack-").
+_DECORATIONS = (
+    re.compile(r"^\s*GPU \d+:\s*"),
+    re.compile(r"\s*\(UUID: [^)]*\)\s*$"),
+    re.compile(r"\s*\(gfx[0-9a-f]+(?::[\w-]+[+-])*\)\s*$", re.IGNORECASE),
+    re.compile(r"(?<=^gfx[0-9a-f]{3})(?::[\w-]+[+-])+\s*$", re.IGNORECASE),
+)
+
+
+def undecorated(name: str) -> str:
+    """The name without what a tool prints around it (device index, UUID, a ROCm target in parentheses, target features)."""
+    for decoration in _DECORATIONS:
+        name = decoration.sub("", name)
+    return name

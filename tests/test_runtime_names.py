@@ -34,11 +34,17 @@ SEEN = [
     ("TPU v5p", "google-tpu-v5p"),
     # The GKE accelerator label of v5p slices (apple/axlearn PR 994): the chip, not the 6,144-chip slice system
     ("tpu-v5p-slice", "google-tpu-v5p"),
+    # The GKE accelerator label of v6e (Trillium) nodes (ray-project/ray PR 48201; Netflix/metaflow PR 2143)
+    ("tpu-v6e-slice", "google-tpu-v6e"),
     # rocminfo Marketing Name and Chip ID of an MI300X (ROCm/legacy-rocm-build issue 4414)
     ("AMD Instinct MI300X", "amd-mi300x"),
     ("1002:74a1", "amd-mi300x"),
     # amdsmi product_name on MI300X machines (ROCm/vllm PR 359)
     ("AMD Instinct MI300X OAM", "amd-mi300x"),
+    # What tools print around a name: nvidia-smi -L's index and UUID, collect_env's ROCm target, gcnArchName's features
+    # (collect_env prints "AMD Instinct MI300A (gfx942:sramecc+:xnack-)" in vllm-project/vllm issue 17875)
+    ("GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-8af70525-9683-161c)", "nvidia-h100-sxm"),
+    ("AMD Instinct MI300X (gfx942:sramecc+:xnack-)", "amd-mi300x"),
     # The same names written as people type them: case, spacing, '-' and '_' do not matter
     ("nvidia_h100_80gb_hbm3", "nvidia-h100-sxm"),
     ("NVIDIA-H200", "nvidia-h200-sxm"),
@@ -65,6 +71,7 @@ NOT_IN_THE_DATA = [
     "1002:75a0",
     "AMD Instinct MI300A",  # collect_env "AMD Instinct MI300A (gfx942:sramecc+:xnack-)" (vllm-project/vllm issue 17875)
     "MI300A",
+    "AMD Instinct MI300A (gfx942:sramecc+:xnack-)",
     "AMD Instinct MI308X",  # amdsmi market name (ROCm/vllm PR 359)
     "TPU v5 lite",  # v5e, whose GKE label is tpu-v5-lite-podslice (apple/axlearn PR 994)
     "tpu-v5-lite-podslice",
@@ -79,6 +86,7 @@ def test_a_part_the_data_lacks_is_not_found_rather_than_a_neighbour(connection, 
 
 @pytest.mark.parametrize(("name", "choices"), [
     ("gfx942", {"amd-mi300x", "amd-mi325x"}),  # rocminfo's Name of the MI300X; the MI325X is gfx942 too
+    ("gfx942:sramecc+:xnack-", {"amd-mi300x", "amd-mi325x"}),  # torch's gcnArchName, with its target features
     ("H100", {"nvidia-h100-sxm", "nvidia-h100-pcie"}),
 ])
 def test_a_name_several_parts_share_is_refused_with_the_choices(connection, name, choices):
