@@ -232,7 +232,7 @@ class Figure(Strict):
 
 # The tools whose reports a runtime name is recorded from.
 REPORTERS = (
-    "nvidia-smi", "torch", "rocm-smi", "amd-smi", "rocminfo", "jax", "hl-smi", "neuron-ls", "kubernetes-label",
+    "nvidia-smi", "torch", "hip", "rocm-smi", "amd-smi", "rocminfo", "jax", "hl-smi", "neuron-ls", "kubernetes-label",
 )
 _PCI_ID = r"^[0-9a-f]{4}:[0-9a-f]{4}$"
 

@@ -34,6 +34,11 @@ SEEN = [
     ("TPU v5p", "google-tpu-v5p"),
     # The GKE accelerator label of v5p slices (apple/axlearn PR 994): the chip, not the 6,144-chip slice system
     ("tpu-v5p-slice", "google-tpu-v5p"),
+    # JAX device_kind of v6e and of Ironwood, as JAX's own test matches them (jax-ml/jax tests/pallas/tpu_info_test.py)
+    ("TPU v6 lite", "google-tpu-v6e"),
+    ("TPU7x", "google-tpu-v7"),
+    # rccl-tests' HIP device name on an Azure MI300X VM, an SR-IOV virtual function (ROCm/rccl issue 1728)
+    ("AMD Instinct MI300X VF", "amd-mi300x"),
     # The GKE accelerator label of v6e (Trillium) nodes (ray-project/ray PR 48201; Netflix/metaflow PR 2143)
     ("tpu-v6e-slice", "google-tpu-v6e"),
     # rocminfo Marketing Name and Chip ID of an MI300X (ROCm/legacy-rocm-build issue 4414)
