@@ -7,7 +7,7 @@ import sqlite3
 from typing import Any, Iterable
 
 from specdb.errors import AmbiguousName, NotFound, UsageError
-from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, undecorated, words
+from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, undecorated, variant_words, words
 from specdb.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None) -> list[dict[str, Any]]:
@@ -100,15 +100,18 @@ def _completions(start: str, names: list[tuple[str, str]]) -> set[str]:
 
 
 def _names_number(known_words: tuple[str, ...], number: str) -> bool:
-    """Whether a known name holds the model number, whole or with letters after it ('80' in '80GB'; 'H20' is not in 'H200')."""
+    """Whether a known name holds the model number or variant, whole or with more letters after it ('80' in '80GB',
+    'sxm' in 'SXM5'; 'H20' is not in 'H200')."""
     return any(word.startswith(number) and not word[len(number):len(number) + 1].isdigit() for word in known_words)
 
 
 def _suggestions(name: str, names: list[tuple[str, str]]) -> str:
     from specdb.suggest import closest  # only on this error path
 
-    numbers = model_numbers(name)
-    owner = {known: record_id for known, record_id in names if all(_names_number(words(known), number) for number in numbers)}
+    # A suggestion keeps the model numbers and the variant (form factor, memory size) asked for: another H20 is no H200,
+    # and the H100 SXM is no H100 NVL.
+    kept = model_numbers(name) | variant_words(name)
+    owner = {known: record_id for known, record_id in names if all(_names_number(words(known), word) for word in kept)}
     first_per_record: dict[str, str] = {}
     for known in closest(name, owner, n=len(owner)):
         first_per_record.setdefault(owner[known], known)

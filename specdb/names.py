@@ -77,3 +77,12 @@ def undecorated(name: str) -> str:
     for decoration in _DECORATIONS:
         name = decoration.sub("", name)
     return name
+
+
+_VARIANT = re.compile(r"nvl\d*|pcie|sxm\d?|oam|\d+gb")
+
+
+def variant_words(name: str) -> set[str]:
+    """The words that name a form factor or memory size ('nvl', 'pcie', 'sxm5', 'oam', '40gb'): a part's variant, which
+    is another part when a record's names lack it (an H100 NVL is not the H100 SXM)."""
+    return {word for word in words(name) if _VARIANT.fullmatch(word)}

@@ -177,3 +177,22 @@ def test_check_still_knows_a_variant_its_record_names(connection):
     # The A100 record is the 80 GB part (NVIDIA A100-SXM4-80GB): "A100 80GB" is that record.
     [finding] = specdb.check_text("The A100 80GB has 2039 GB/s of memory bandwidth.", connection)
     assert (finding.verdict, finding.record_id) == ("ok", "nvidia-a100-sxm-80gb")
+
+
+@pytest.mark.parametrize("name", ["NVIDIA H100 NVL", "NVIDIA H200 NVL", "NVIDIA A100-SXM4-40GB"])
+def test_a_variant_the_data_lacks_gets_no_neighbour_suggested(bundled_db, name):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    result = CliRunner().invoke(app, ["show", name, "--db", str(bundled_db)])
+    assert result.exit_code == 2 and "did you mean" not in result.stderr
+
+
+def test_a_typo_still_gets_its_suggestion(bundled_db):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    result = CliRunner().invoke(app, ["show", "H100 SMX", "--db", str(bundled_db)])
+    assert result.exit_code == 2 and "did you mean 'H100 SXM'" in result.stderr
