@@ -38,6 +38,7 @@ __all__ = [
     "figures",
     "info",
     "load_specs",
+    "peak",
     "records",
     "show",
     "write_export",
@@ -176,6 +177,18 @@ def show(connection: sqlite3.Connection, record: str) -> dict[str, Any]:
     from specdb.db.catalog import show_record
 
     return show_record(connection, record)
+
+
+def peak(name: str, dtype: str, sparse: bool = False, *, connection: sqlite3.Connection | None = None) -> dict[str, Any]:
+    """A part's peak throughput for one number format, by any name it is known by (what `torch.cuda.get_device_name()`
+    or JAX's `device_kind` print): dense unless `sparse`; `value` in FLOP/s, with the figure's counting, review date and sources.
+
+    `connection` defaults to the bundled data (`connect()`). Raises `specdb.errors.NotFound` when the data holds no
+    such peak for the part, or does not hold the part; `specdb.errors.AmbiguousName` when the name fits several parts.
+    """
+    from specdb.analysis.peaks import peak as find_peak
+
+    return find_peak(connection if connection is not None else connect(), name, dtype, sparse)
 
 
 def figures(connection: sqlite3.Connection, **filters: Any) -> list[dict[str, Any]]:

@@ -47,6 +47,10 @@ class NotFound(SpecdbError):
     exit_code = EXIT_USAGE
 
 
+class AmbiguousName(NotFound):
+    """A name that fits more than one record ('gfx942', a bare 'H100'): the user picks one of them."""
+
+
 class GitError(SpecdbError):
     """git is missing, or the specs folder is not in a repository."""
 

@@ -46,8 +46,9 @@ def test_an_unknown_record_is_named_once_with_one_suggestion_per_record(cli):
     result = cli("show", "test gpu 80")
     assert result.exit_code == 2
     assert result.stderr.count("did you mean") == 1
-    # The GPU's name and an alias both start with "testgpu80"; the GPU is suggested first, once, by the closer of the two.
-    assert "did you mean 'Test GPU 80GB' or " in result.stderr
+    # The GPU's name and an alias both start with "testgpu80"; the GPU is suggested once, by the closer of the two,
+    # and no record without the model number 80 is offered.
+    assert "did you mean 'Test GPU 80GB'?" in result.stderr
     assert "HBM3" not in result.stderr
 
 

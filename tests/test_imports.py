@@ -16,7 +16,7 @@ LAYERS = (
     {"db"},
     {"analysis"},
     {"versions", "collective", "check", "export"},
-    {"cli", "__main__"},
+    {"cli", "__main__", "mcpserver"},
 )
 
 

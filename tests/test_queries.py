@@ -167,3 +167,16 @@ def test_compare_of_records_without_shared_figures_leaves_the_gaps_empty(cli):
 def test_compare_refusals_say_why(cli, args, message):
     result = cli(*args)
     assert result.exit_code == 2 and result.stderr == message
+
+
+def test_ratios_for_several_platforms_gives_each_of_them(bundled_db):
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    # Each --platform adds a platform; "DGX H100" is NVIDIA's name for the HGX H100 8-GPU platform.
+    result = CliRunner().invoke(app, [
+        "query", "ratios", "--platform", "DGX H100", "--platform", "nvidia-hgx-b200", "-f", "json", "--db", str(bundled_db),
+    ])
+    assert result.exit_code == 0, result.output
+    assert [row["platform"] for row in json.loads(result.stdout)] == ["nvidia-hgx-h100", "nvidia-hgx-b200"]

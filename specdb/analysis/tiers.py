@@ -7,7 +7,7 @@ differently on the basis asked for says so.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from specdb.format import figure_names
 from specdb.db.figures import DatabaseFigures, Figures
@@ -53,15 +53,22 @@ def _figures(source: sqlite3.Connection | Figures) -> Figures:
     return DatabaseFigures(source) if hasattr(source, "execute") else source  # type: ignore[arg-type]
 
 
-def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None, platform: str | None = None) -> list[Platform]:
-    """Every system record with its tiers, in generation order (release date, then id)."""
+def platforms(
+    source: sqlite3.Connection | Figures, *, vendor: str | None = None, platform: str | Sequence[str] | None = None,
+) -> list[Platform]:
+    """Every system record with its tiers, or only the platform(s) named, in generation order (release date, then id)."""
     figures = _figures(source)
-    chosen = figures.resolve(platform) if platform else None
+    named = [platform] if isinstance(platform, str) else list(platform or ())
     every_system = figures.systems()
-    if chosen is not None and chosen not in {system.id for system in every_system}:
-        using = sorted(system.id for system in every_system if chosen in figures.uses(system.id).values())
-        hint = f"; platforms built on it: {', '.join(using)}" if using else "; `specdb list --kind system` lists the platforms"
-        raise UsageError(f"'{platform}' is not a platform (a system record){hint}")
+    system_ids = {system.id for system in every_system}
+    chosen = set()
+    for name in named:
+        record_id = figures.resolve(name)
+        if record_id not in system_ids:
+            using = sorted(system.id for system in every_system if record_id in figures.uses(system.id).values())
+            hint = f"; platforms built on it: {', '.join(using)}" if using else "; `specdb list --kind system` lists the platforms"
+            raise UsageError(f"'{name}' is not a platform (a system record){hint}")
+        chosen.add(record_id)
     vendors = {name_key(system.vendor): system.vendor for system in every_system}
     if vendor and name_key(vendor) not in vendors:
         from specdb.suggest import did_you_mean  # only on this error path
@@ -69,7 +76,7 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
         raise UsageError(f"--vendor '{vendor}': no platform of this vendor (vendors: {', '.join(sorted(vendors.values()))}){did_you_mean(vendor, vendors.values())}")
     systems = [
         system for system in every_system
-        if (not vendor or name_key(system.vendor) == name_key(vendor)) and chosen in (None, system.id)
+        if (not vendor or name_key(system.vendor) == name_key(vendor)) and (not chosen or system.id in chosen)
     ]
     systems.sort(key=lambda system: (system.released is None, system.released or "", system.id))
     found = []
@@ -98,7 +105,9 @@ def platforms(source: sqlite3.Connection | Figures, *, vendor: str | None = None
     return found
 
 
-def ratio_rows(source: sqlite3.Connection | Figures, basis: str = "per-direction", *, vendor: str | None = None, platform: str | None = None) -> list[dict[str, Any]]:
+def ratio_rows(
+    source: sqlite3.Connection | Figures, basis: str = "per-direction", *, vendor: str | None = None, platform: str | Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
     """One row per platform: tier bandwidths in GB/s on the basis, the three ratios, and how each side is counted."""
     if basis not in BASES:
         raise ValueError(f"basis must be one of {', '.join(BASES)}")

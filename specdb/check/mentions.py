@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from specdb.db.catalog import hardware_names
 from specdb.check.claims import Spans
+from specdb.names import words
 from specdb.check.page import Page
 
 _GENERIC_SUFFIX = re.compile(
@@ -31,6 +32,9 @@ _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
+# A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
+# ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
+_VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
 _QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
 
 
@@ -58,8 +62,10 @@ class Lexicon:
     def __init__(self, connection: sqlite3.Connection):
         levels: list[dict[str, set[str]]] = [{}, {}, {}]
         families: dict[str, set[str]] = {}
+        self.words: dict[str, set[str]] = {}
         for record_id, name, vendor, family, aliases in hardware_names(connection):
             written = [record_id, name, *aliases]
+            self.words[record_id] = {word for text in written for word in words(text)}
             for text in written:
                 _add(levels[0], text, record_id)
             for text in written[1:]:
@@ -107,12 +113,16 @@ class Lexicon:
         return sorted(found, key=lambda mention: mention.start)
 
     def _unknown_versions(self, text: str, mentions: list[Mention]) -> list[Mention]:
-        """A name followed by a version no record has ("NVLink 6", "PCIe Gen7", "TPU v4", "Gaudi 2") names unknown hardware."""
+        """A name followed by a version no record has ("NVLink 6", "PCIe Gen7", "TPU v4", "Gaudi 2"), or by a variant none
+        of its records' names has ("H100 NVL", "A100 40GB"), names unknown hardware."""
         result = []
         for mention in mentions:
             version = _VERSION_AFTER.match(text, mention.end)
+            variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
             if version and not _QUANTITY_AFTER.match(text, version.end()):
                 result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], ()))
+            elif variant and not any(set(words(variant["variant"])) <= self.words[record] for record in mention.records):
+                result.append(Mention(mention.start, variant.end(), text[mention.start:variant.end()], ()))
             else:
                 result.append(mention)
         return result

@@ -8,6 +8,7 @@ COMMANDS = {
     "show": ("specdb.cli.records", "show"),
     "query": ("specdb.cli.query", "query_app"),
     "compare": ("specdb.cli.query", "compare"),
+    "peak": ("specdb.cli.peak", "peak"),
     "sql": ("specdb.cli.query", "sql"),
     "stale": ("specdb.cli.stale", "stale"),
     "collective": ("specdb.cli.collective", "collective"),
@@ -19,4 +20,5 @@ COMMANDS = {
     "info": ("specdb.cli.info", "info"),
     "export": ("specdb.cli.export", "export_app"),
     "schema": ("specdb.cli.info", "schema"),
+    "mcp": ("specdb.cli.serve", "mcp"),
 }

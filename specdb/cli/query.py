@@ -18,7 +18,7 @@ _BASIS_TEXT = {
 def ratios(
     basis: options.BasisOption = "per-direction",
     vendor: Annotated[Optional[str], typer.Option("--vendor", help="Only platforms of this vendor")] = None,
-    platform: Annotated[Optional[str], typer.Option("--platform", help="Only this platform (id or alias)")] = None,
+    platform: Annotated[Optional[list[str]], typer.Option("--platform", help="Only this platform (id or alias); repeat for several")] = None,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
     refresh: options.RefreshOption = False,

@@ -139,6 +139,8 @@ def _describe(record: dict[str, Any]) -> str:
             lines.append(f"  {label}: {record[key]}")
     if record["aliases"]:
         lines.append(f"  aliases: {', '.join(record['aliases'])}")
+    if record["runtime_names"]:
+        lines.append("  reported as: " + ", ".join(f"{seen['name']} ({seen['reported_by']})" for seen in record["runtime_names"]))
     if record["uses"]:
         lines.append("  uses: " + ", ".join(f"{role} {target}" for role, target in record["uses"].items()))
     if record.get("notes"):

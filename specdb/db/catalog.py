@@ -6,8 +6,8 @@ import re
 import sqlite3
 from typing import Any, Iterable
 
-from specdb.errors import NotFound, UsageError
-from specdb.names import name_key, normal
+from specdb.errors import AmbiguousName, NotFound, UsageError
+from specdb.names import loose_key, model_numbers, name_key, normal, pci_id, truncated, undecorated, variant_words, words
 from specdb.format.units import format_value
 
 def list_records(connection: sqlite3.Connection, kind: str | None = None, vendor: str | None = None) -> list[dict[str, Any]]:
@@ -31,35 +31,97 @@ def list_records(connection: sqlite3.Connection, kind: str | None = None, vendor
 
 
 def resolve(connection: sqlite3.Connection, name: str) -> str:
-    """The record id for an id, an alias or a name (any case, spacing or punctuation, or in look-alike forms such as
-    fullwidth letters); NotFound names the closest matches."""
+    """The record id for a name a user or a tool gives: an id, a name, an alias, a name a tool reports (nvidia-smi, torch,
+    JAX device_kind, rocminfo, a node label), a PCI id ('10de:2335', nvidia-smi's '0x233510DE'), or a name cut short with
+    '...'; in any case, spacing or punctuation, or in look-alike forms such as fullwidth letters, and with what tools print
+    around a name left out ('GPU 0: ... (UUID: ...)', '(gfx942:sramecc+:xnack-)').
+
+    A name that fits more than one record ('gfx942', a bare 'H100') is refused with the choices (AmbiguousName), never
+    settled by which matched first; a name of a part the data lacks is NotFound, with suggestions that share its model
+    numbers (never 'H20' for 'H200').
+    """
     row = connection.execute("SELECT id FROM record WHERE id = ?", (normal(name),)).fetchone()
-    if row is None:
-        row = connection.execute("SELECT record_id FROM alias WHERE alias_key = ?", (name_key(name),)).fetchone()
-    if row is None:
-        row = connection.execute("SELECT id FROM record WHERE lower(id) = ?", (name_key(name),)).fetchone()
     if row is not None:
         return row[0]
-    names = connection.execute(
+    bare = undecorated(name)
+    if bare != name and bare.strip():
+        return resolve(connection, bare)
+    pci = pci_id(name)
+    if pci is not None:
+        return _one(name, {r[0] for r in connection.execute("SELECT record_id FROM runtime_name WHERE reported_by = 'pci' AND name_key = ?", (pci,))})
+    key = name_key(name)
+    exact = {r[0] for r in connection.execute(
+        "SELECT record_id FROM alias WHERE alias_key = ? UNION SELECT record_id FROM runtime_name WHERE name_key = ? AND reported_by != 'pci'"
+        " UNION SELECT id FROM record WHERE lower(id) = ?",
+        (key, key, key),
+    )}
+    if exact:
+        return _one(name, exact)
+    names = _known_names(connection)
+    loose = {record_id for known, record_id in names if loose_key(known) == loose_key(name)}
+    if loose:
+        return _one(name, loose)
+    start = truncated(name)
+    if start is not None:
+        return _one(name, _completions(start, names), cut_short=True)
+    wanted = set(words(name))
+    # A name whose every word is in several records' names ('H100') is shared by them: refused with the choices.
+    containing = {record_id for known, record_id in names if wanted and wanted <= set(words(known))}
+    if len(containing) > 1:
+        _one(name, containing)
+    raise NotFound(f"no record or alias '{name}' in the data{_suggestions(name, names)}")
+
+
+def _one(name: str, record_ids: set[str], cut_short: bool = False) -> str:
+    if len(record_ids) == 1:
+        return next(iter(record_ids))
+    if not record_ids:
+        raise NotFound(f"no record or alias '{name}' in the data; `specdb list` shows every record")
+    why = "was cut short before the words that tell these apart" if cut_short else "names more than one record"
+    raise AmbiguousName(f"'{name}' {why}: {', '.join(sorted(record_ids))}; give one of these ids")
+
+
+def _known_names(connection: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(name, record id) for every id, name, alias and name a tool reports."""
+    return connection.execute(
         "SELECT id, id FROM record UNION ALL SELECT name, id FROM record UNION ALL SELECT alias, record_id FROM alias"
+        " UNION ALL SELECT name, record_id FROM runtime_name WHERE reported_by != 'pci'"
     ).fetchall()
-    # Second chance: a record's name, or a name with other case, spacing or punctuation ("hgx-h100" for "HGX H100").
-    loose = {record_id for known, record_id in names if _loose(known) == _loose(name)}
-    if len(loose) == 1:
-        return loose.pop()
+
+
+def _completions(start: str, names: list[tuple[str, str]]) -> set[str]:
+    """The records a name cut short may be: those with a name that begins so and whose cut-off rest holds no model
+    number ('NVIDIA A100-SXM...' may be the 40 GB or the 80 GB part, whatever the data holds, so it is refused)."""
+    begins = loose_key(start)
+    clean, numbered = set(), set()
+    for known, record_id in names:
+        loose = loose_key(known)
+        if begins and loose.startswith(begins):
+            rest = loose[len(begins):]
+            (numbered if any(char.isdigit() for char in rest) else clean).add(record_id)
+    if not clean and numbered:
+        raise AmbiguousName(f"'{start}...' was cut short before the part's model numbers; give the whole name")
+    return clean
+
+
+def _names_number(known_words: tuple[str, ...], number: str) -> bool:
+    """Whether a known name holds the model number or variant, whole or with more letters after it ('80' in '80GB',
+    'sxm' in 'SXM5'; 'H20' is not in 'H200')."""
+    return any(word.startswith(number) and not word[len(number):len(number) + 1].isdigit() for word in known_words)
+
+
+def _suggestions(name: str, names: list[tuple[str, str]]) -> str:
     from specdb.suggest import closest  # only on this error path
 
-    owner = {known: record_id for known, record_id in names}
+    # A suggestion keeps the model numbers and the variant (form factor, memory size) asked for: another H20 is no H200,
+    # and the H100 SXM is no H100 NVL.
+    kept = model_numbers(name) | variant_words(name)
+    owner = {known: record_id for known, record_id in names if all(_names_number(words(known), word) for word in kept)}
     first_per_record: dict[str, str] = {}
     for known in closest(name, owner, n=len(owner)):
         first_per_record.setdefault(owner[known], known)
     one_per_record = list(first_per_record.values())[:3]
-    hint = f"; did you mean {' or '.join(repr(known) for known in one_per_record)}?" if one_per_record else "; `specdb list` shows every record"
-    raise NotFound(f"no record or alias '{name}'{hint}")
-
-
-def _loose(name: str) -> str:
-    return "".join(char for char in name_key(name) if char.isalnum())
+    return f"; did you mean {' or '.join(repr(known) for known in one_per_record)}?" if one_per_record else "; `specdb list` shows every record"
 
 
 def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
@@ -69,6 +131,9 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     record_id = resolve(connection, name)
     record = dict(connection.execute("SELECT * FROM record WHERE id = ?", (record_id,)).fetchone())
     record["aliases"] = [r[0] for r in connection.execute("SELECT alias FROM alias WHERE record_id = ? ORDER BY alias", (record_id,))]
+    record["runtime_names"] = [dict(r) for r in connection.execute(
+        "SELECT name, reported_by, source_id FROM runtime_name WHERE record_id = ? ORDER BY reported_by = 'pci', name, reported_by", (record_id,),
+    )]
     record["uses"] = {r[0]: r[1] for r in connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,))}
     record["used_by"] = [r[0] for r in connection.execute("SELECT DISTINCT record_id FROM record_use WHERE target_id = ? ORDER BY record_id", (record_id,))]
     citations = _citations(connection, record_id)

@@ -59,6 +59,16 @@ class Alias(SQLModel, table=True):
     record_id: str = Field(foreign_key="record.id", index=True)
 
 
+class RuntimeName(SQLModel, table=True):
+    __tablename__ = "runtime_name"
+
+    name_key: str = Field(primary_key=True, description="casefolded name, for lookups; a PCI id as vendor:device")
+    reported_by: str = Field(primary_key=True, description="the tool that reports the name, or 'pci' for a PCI vendor:device id")
+    record_id: str = Field(foreign_key="record.id", primary_key=True, index=True)
+    name: str
+    source_id: str = Field(foreign_key="source.id")
+
+
 class RecordUse(SQLModel, table=True):
     __tablename__ = "record_use"
 

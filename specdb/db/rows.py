@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from specdb.load.dataset import Dataset
 
 # Referenced tables before the tables that refer to them: the order rows are inserted in.
-TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation", "record_digest")
+TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collective_run", "claim", "citation", "runtime_name", "record_digest")
 # Columns that only number rows within one database: a record's digest leaves them out and places its rows by their order.
 NUMBERING = {"figure": ("id",), "collective_run": ("figure_id",), "claim": ("id", "figure_id"), "citation": ("id", "figure_id", "claim_id")}
 
@@ -97,6 +97,13 @@ def _owned_rows(
     }
     for alias in model.aliases:
         yield "alias", {"alias_key": name_key(alias), "alias": alias, "record_id": model.id}
+    for runtime in model.runtime_names:
+        yield "runtime_name", {
+            "record_id": model.id, "name_key": name_key(runtime.name), "reported_by": runtime.reported_by, "name": runtime.name,
+            "source_id": runtime.ref,
+        }
+    for pci in model.pci_ids:
+        yield "runtime_name", {"record_id": model.id, "name_key": pci.id, "reported_by": "pci", "name": pci.id, "source_id": pci.ref}
     for role, target in sorted(model.uses.items()):
         yield "record_use", {"record_id": model.id, "role": role, "target_id": target}
     for name in sorted(model.figures):

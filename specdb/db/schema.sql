@@ -135,4 +135,15 @@ CREATE TABLE record_digest (
 	digest VARCHAR NOT NULL, 
 	CONSTRAINT pk_record_digest PRIMARY KEY (id)
 );
-INSERT INTO alembic_version (version_num) VALUES ('0004');
+CREATE TABLE runtime_name (
+	name_key VARCHAR NOT NULL, 
+	reported_by VARCHAR NOT NULL, 
+	record_id VARCHAR NOT NULL, 
+	name VARCHAR NOT NULL, 
+	source_id VARCHAR NOT NULL, 
+	CONSTRAINT pk_runtime_name PRIMARY KEY (name_key, reported_by, record_id), 
+	CONSTRAINT fk_runtime_name_record_id_record FOREIGN KEY(record_id) REFERENCES record (id), 
+	CONSTRAINT fk_runtime_name_source_id_source FOREIGN KEY(source_id) REFERENCES source (id)
+);
+CREATE INDEX ix_runtime_name_record_id ON runtime_name (record_id);
+INSERT INTO alembic_version (version_num) VALUES ('0005');

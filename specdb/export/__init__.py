@@ -23,6 +23,7 @@ FORMATS: dict[str, tuple[str, str]] = {
     "datasette": ("specdb.export.datasette", "the database and its Datasette metadata.json (titles, licence, column descriptions)"),
     "llm-analysis": ("specdb.export.llm_analysis", "one llm-analysis GPUConfig JSON per accelerator"),
     "aiconfigurator": ("specdb.export.aiconfigurator", "one AIConfigurator system YAML per platform"),
+    "peaks": ("specdb.export.peaks", "peaks.json keyed by every name a part is known by, and specdb_peaks.py, a dependency-free reader"),
 }
 
 

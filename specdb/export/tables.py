@@ -46,6 +46,13 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "alias": "The alias as written.",
         "record_id": "The record it names.",
     }),
+    "runtime_name": ("Names tools report for a part (nvidia-smi, torch, JAX, rocminfo, node labels) and its PCI ids, each with where it was seen.", {
+        "name_key": "The name casefolded, for lookups; a PCI id as vendor:device.",
+        "reported_by": "The tool that reports the name, or pci for a PCI vendor:device id.",
+        "record_id": "The record it names.",
+        "name": "The name as the tool prints it.",
+        "source_id": "The source where the name was seen.",
+    }),
     "record_use": ("The records a record is built from, by role.", {
         "record_id": "The record that uses another.",
         "role": "accelerator, scale_up, host_link, scale_out, nic or system.",

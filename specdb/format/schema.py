@@ -223,6 +223,28 @@ class Figure(Strict):
         return self
 
 
+# The tools whose reports a runtime name is recorded from.
+REPORTERS = (
+    "nvidia-smi", "torch", "hip", "rocm-smi", "amd-smi", "rocminfo", "jax", "hl-smi", "neuron-ls", "kubernetes-label",
+)
+_PCI_ID = r"^[0-9a-f]{4}:[0-9a-f]{4}$"
+
+
+class RuntimeName(Strict):
+    """A name a tool reports for the part (torch.cuda.get_device_name, nvidia-smi, JAX device_kind, a node label...), where it was seen."""
+
+    name: Text
+    reported_by: Literal[REPORTERS]  # type: ignore[valid-type]
+    ref: RecordId
+
+
+class PciId(Strict):
+    """The part's PCI vendor:device id (lowercase hex, `10de:2335`), where it was seen (lspci, nvidia-smi, amd-smi)."""
+
+    id: Annotated[str, StringConstraints(pattern=_PCI_ID)]
+    ref: RecordId
+
+
 class Record(Strict):
     schema_: SchemaVersion = Field(alias="schema")
     id: RecordId
@@ -232,6 +254,8 @@ class Record(Strict):
     family: Text | None = None
     released: DateField | None = None
     aliases: list[Text] = []
+    runtime_names: list[RuntimeName] = []
+    pci_ids: list[PciId] = []
     notes: Text | None = None
     uses: dict[Literal[tuple(ROLE_KINDS)], RecordId] = {}  # type: ignore[valid-type]
     review: ReviewPolicy | None = None

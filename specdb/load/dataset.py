@@ -271,6 +271,8 @@ def _links(model: Record | SourceRecord, relpath: str) -> Links | SourceLinks:
         if figure.derived is not None:
             derivations.append((name, tuple(figure.derived.product), figure.derived.factor))
         values.append(figure.value.value)
+    for seen in (*model.runtime_names, *model.pci_ids):
+        refs[seen.ref] = None
     uses = tuple(model.uses.items())
     return Links(relpath, model.kind, tuple(model.aliases), uses, tuple(refs), tuple(derivations), tuple(model.figures), values)
 
@@ -301,7 +303,12 @@ def _unvalidated_links(data: dict[str, Any], relpath: str) -> Links:
 
 
 def _written_citations(data: dict[str, Any]) -> Iterator[tuple[Path_, str]]:
-    """Where each citation of a record's figures is, and the `ref` it gives, for every citation written as text."""
+    """Where each citation of a record's figures and runtime names is, and the `ref` it gives, for every citation written as text."""
+    for key in ("runtime_names", "pci_ids"):
+        seen = data.get(key)
+        for i, entry in enumerate(seen if isinstance(seen, list) else ()):
+            if isinstance(entry, dict) and isinstance(entry.get("ref"), str):
+                yield (key, i, "ref"), entry["ref"]
     figures = data.get("figures")
     for name, body in (figures.items() if isinstance(figures, dict) else ()):
         if not isinstance(body, dict):
