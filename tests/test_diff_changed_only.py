@@ -18,7 +18,7 @@ from specdb.versions import cache as revisioncache
 from specdb.db.builder import build
 from specdb.versions.diff import FORMATS, compare_versions, diff, open_version, render
 from specdb.errors import InvalidSpecs, SpecdbError
-from specdb.versions.snapshot import changed_records
+from specdb.versions.dbcompare import changed_records
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

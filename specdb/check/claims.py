@@ -9,10 +9,9 @@ reads units exactly as the specs do.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from dataclasses import dataclass, replace
 
-from specdb.check.page import Page
+from specdb.check.page import Page, Spans
 from specdb.format.units import parse_quantity
 
 _PREFIXES = ("", "k", "M", "G", "T", "P")
@@ -161,24 +160,6 @@ def extract(page: Page) -> list[Claim]:
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
     return [_with_context(page, found, index) for index in range(len(found))]
-
-
-class Spans:
-    """Stretches of text already taken, kept sorted so that a new one is checked against its neighbours only."""
-
-    def __init__(self) -> None:
-        self.starts: list[int] = []
-        self.ends: list[int] = []
-
-    def add(self, start: int, end: int) -> None:
-        at = bisect_left(self.starts, start)
-        self.starts.insert(at, start)
-        self.ends.insert(at, end)
-
-    def free(self, start: int, end: int) -> bool:
-        """Whether [start, end) overlaps no taken stretch (taken stretches never overlap each other)."""
-        at = bisect_left(self.starts, start)
-        return (at == 0 or self.ends[at - 1] <= start) and (at == len(self.starts) or end <= self.starts[at])
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:

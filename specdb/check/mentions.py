@@ -17,9 +17,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from specdb.db.catalog import hardware_names
-from specdb.check.claims import Spans
 from specdb.names import words
-from specdb.check.page import Page
+from specdb.check.page import Page, Spans
 
 _GENERIC_SUFFIX = re.compile(
     r"\s+(?:SXM\d?|OAM|PCIe|\d+\s?GB|HBM\w*|training cluster|cluster|rack|superchip|platform|8-GPU|AI accelerator|accelerator|pod slice)$",

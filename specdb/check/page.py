@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -230,3 +230,21 @@ def review_date(text: str) -> dt.date | None:
         except ValueError:
             continue
     return None
+
+
+class Spans:
+    """Stretches of text already taken, kept sorted so that a new one is checked against its neighbours only."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.ends: list[int] = []
+
+    def add(self, start: int, end: int) -> None:
+        at = bisect_left(self.starts, start)
+        self.starts.insert(at, start)
+        self.ends.insert(at, end)
+
+    def free(self, start: int, end: int) -> bool:
+        """Whether [start, end) overlaps no taken stretch (taken stretches never overlap each other)."""
+        at = bisect_left(self.starts, start)
+        return (at == 0 or self.ends[at - 1] <= start) and (at == len(self.starts) or end <= self.starts[at])

@@ -885,39 +885,3 @@ def _number_text(value: float, digits: int = 3) -> str:
     if abs(value) >= 10 ** digits and abs(value - round(value)) < 0.5:
         return f"{round(value):,}"
     return f"{value:.{digits}g}"
-
-
-# Output -----------------------------------------------------------------------
-
-def summary(findings: list[Finding]) -> str:
-    """"31 claims: 27 ok, 2 mixed-basis, 1 ambiguous-basis"."""
-    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in VERDICTS}
-    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
-    return f"{len(findings)} claim{'' if len(findings) == 1 else 's'}{': ' + parts if parts else ''}"
-
-
-def render(findings: list[Finding], fmt: str) -> str:
-    """Findings as `text` (one line each), `json` (a list of objects) or `markdown` (a review comment listing what is not ok)."""
-    if fmt == "json":
-        import json
-
-        return json.dumps([finding.as_dict() for finding in findings], indent=2, ensure_ascii=False) + "\n"
-    if fmt == "markdown":
-        from specdb.output import markdown_table
-
-        problems = [finding for finding in findings if finding.verdict != "ok"]
-        rows = [
-            {
-                "where": f"{finding.path}:{finding.line}:{finding.column}",
-                "claim": finding.claim,
-                "verdict": finding.verdict,
-                "database": f"{finding.record_id + '.' if finding.record_id else ''}{finding.figure or ''}"
-                            f"{' = ' + finding.expected if finding.expected else ''}{f' ({finding.basis})' if finding.basis else ''}",
-                "suggestion": finding.suggestion or "",
-                "note": finding.note,
-            }
-            for finding in problems
-        ]
-        head = f"**specdb check**: {summary(findings)}\n"
-        return head + ("\n" + markdown_table(rows, list(rows[0])) if rows else "\nEvery figure agrees with the database.\n")
-    return "".join(f"{finding}\n" for finding in findings)

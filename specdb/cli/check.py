@@ -29,7 +29,8 @@ def check(
 
     Examples: specdb check page.md ; specdb check --format markdown notes/*.html ; cat page.txt | specdb check - --as-of 2025-01
     """
-    from specdb.check.verdicts import Database, check_text, failing, render, summary
+    from specdb.check.render import render, summary
+    from specdb.check.verdicts import Database, check_text, failing
     from specdb.format.policy import parse_cutoff
 
     when = parse_cutoff(as_of) if as_of else None

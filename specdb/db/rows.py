@@ -23,6 +23,21 @@ TABLES = ("meta", "record", "source", "alias", "record_use", "figure", "collecti
 # Columns that only number rows within one database: a record's digest leaves them out and places its rows by their order.
 NUMBERING = {"figure": ("id",), "collective_run": ("figure_id",), "claim": ("id", "figure_id"), "citation": ("id", "figure_id", "claim_id")}
 
+# Each table's rows (as `t`) with the record they belong to: the owner column, the joins that find it, and the columns
+# that place a row within its record; ids that only number rows within one database (`NUMBERING`) are left out.
+OWNER = {
+    "record": ("t.id", "", ()),
+    "source": ("t.id", "", ()),
+    "alias": ("t.record_id", "", ()),
+    "record_use": ("t.record_id", "", ()),
+    "figure": ("t.record_id", "", ()),
+    "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
+    "claim": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
+    "citation": (
+        "f.record_id", "JOIN figure f ON f.id = t.figure_id LEFT JOIN claim c ON c.id = t.claim_id", ("f.name", "c.claim_kind", "c.position"),
+    ),
+}
+
 
 def dataset_rows(dataset: Dataset, meta: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
     """Every table's rows for a valid dataset, with the build's meta facts."""

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 from specdb.errors import EXIT_USAGE, GitError, InvalidSpecs, SpecdbError, UsageError
 from specdb.output import to_json
 from specdb.progress import Progress, told
+from specdb.versions.dbcompare import changed_records
 from specdb.versions.snapshot import (
-    Citation, Claim, FigureState, RecordState, Snapshot, changed_records, from_database, from_database_records, from_dataset,
+    Citation, Claim, FigureState, RecordState, Snapshot, from_database, from_database_records, from_dataset,
 )
 from specdb.analysis.tiers import RATIOS
 

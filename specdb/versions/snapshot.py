@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import sqlite3
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from specdb.db.rows import OWNER
 from specdb.errors import NotFound
 from specdb.names import name_key
 from specdb.db.figures import DatabaseFigures, Figures, System
@@ -135,101 +135,22 @@ def from_dataset(dataset: "Dataset", label: str) -> Snapshot:
 
 def from_database(connection: sqlite3.Connection, label: str) -> Snapshot:
     tables = {}
-    for table in ("meta", *_OWNER):
+    for table in ("meta", *OWNER):
         cursor = connection.execute(f"SELECT * FROM {table}")
         columns = [description[0] for description in cursor.description]
         tables[table] = [dict(zip(columns, row)) for row in cursor]
     return from_rows(tables, label)
 
 
-# Each table's rows (as `t`) with the record they belong to: the owner column, the joins that find it, and the columns
-# that place a row within its record; ids that only number rows within one database (`rows.NUMBERING`) are left out.
-_OWNER = {
-    "record": ("t.id", "", ()),
-    "source": ("t.id", "", ()),
-    "alias": ("t.record_id", "", ()),
-    "record_use": ("t.record_id", "", ()),
-    "figure": ("t.record_id", "", ()),
-    "collective_run": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
-    "claim": ("f.record_id", "JOIN figure f ON f.id = t.figure_id", ("f.name",)),
-    "citation": (
-        "f.record_id", "JOIN figure f ON f.id = t.figure_id LEFT JOIN claim c ON c.id = t.claim_id", ("f.name", "c.claim_kind", "c.position"),
-    ),
-}
-
-
-def changed_records(old: Path, new: Path) -> set[str]:
-    """Ids of the records and sources that differ in any row between two database files, or are in one only.
-
-    Two databases of one specdb version and schema, each with a digest for every record, are compared by those
-    digests, which the build writes with the rows; otherwise by the rows themselves (see `_changed_rows`).
-    """
-    connection = sqlite3.connect(":memory:", uri=True)
-    try:
-        for name, path in (("old", old), ("new", new)):
-            connection.execute(f"ATTACH ? AS {name}", (f"{path.as_uri()}?mode=ro",))
-        if _digests_comparable(connection):
-            one_side_only = "SELECT id, digest FROM {0}.record_digest EXCEPT SELECT id, digest FROM {1}.record_digest"
-            query = f"SELECT id FROM ({one_side_only.format('old', 'new')}) UNION SELECT id FROM ({one_side_only.format('new', 'old')})"
-            return {row[0] for row in connection.execute(query)}
-        return _changed_rows(connection)
-    finally:
-        connection.close()
-
-
-def _digests_comparable(connection: sqlite3.Connection) -> bool:
-    """Whether the attached databases were written by one specdb version, with one schema, and hold a digest for every record."""
-    from specdb.db.rows import TABLES
-
-    for table in TABLES:
-        columns = [[row[1] for row in connection.execute(f"PRAGMA {name}.table_info({table})")] for name in ("old", "new")]
-        if columns[0] != columns[1]:
-            return False
-    if not columns[0]:  # record_digest, the last table, is in neither: both made before digests were written
-        return False
-    versions = [
-        connection.execute(f"SELECT value FROM {name}.meta WHERE key = 'specdb_version'").fetchone() for name in ("old", "new")
-    ]
-    if versions[0] is None or versions[0] != versions[1]:
-        return False
-    counts = "SELECT (SELECT count(*) FROM {0}.record) + (SELECT count(*) FROM {0}.source) = (SELECT count(*) FROM {0}.record_digest)"
-    return all(connection.execute(counts.format(name)).fetchone()[0] for name in ("old", "new"))
-
-
-def _changed_rows(connection: sqlite3.Connection) -> set[str]:
-    """The records whose rows differ between the attached databases `old` and `new`.
-
-    SQLite compares the rows itself, each with the record it belongs to and the keys that place it there, so no two
-    rows of one record are alike: a record whose rows are as many on both sides and which has no new row missing
-    from the old side is unchanged. Two databases whose tables have different columns (made by different specdb
-    versions) have every record compared.
-    """
-    from specdb.db.rows import NUMBERING
-
-    changed: set[str] = set()
-    for table, (owner, joins, keys) in _OWNER.items():
-        numbering = NUMBERING.get(table, ())
-        columns = [[row[1] for row in connection.execute(f"PRAGMA {name}.table_info({table})")] for name in ("old", "new")]
-        if columns[0] != columns[1]:
-            return {row[0] for name in ("old", "new") for table in ("record", "source") for row in connection.execute(f"SELECT id FROM {name}.{table}")}
-        values = ", ".join([owner, *keys, *(f"t.{column}" for column in columns[0] if column not in numbering)])
-        old_rows, new_rows = (f"SELECT {values} FROM {name}.{table} t {joins.replace('JOIN ', f'JOIN {name}.')}" for name in ("old", "new"))
-        old_counts, new_counts = (f"SELECT {owner}, count(*) FROM {name}.{table} t {joins.replace('JOIN ', f'JOIN {name}.')} GROUP BY {owner}" for name in ("old", "new"))
-        query = f"SELECT * FROM ({old_counts} EXCEPT {new_counts}) UNION ALL SELECT * FROM ({new_counts} EXCEPT {old_counts})"
-        changed.update(row[0] for row in connection.execute(query))
-        changed.update(row[0] for row in connection.execute(f"{new_rows} EXCEPT {old_rows}"))
-    return changed
-
-
 def from_database_records(connection: sqlite3.Connection, label: str, record_ids: set[str]) -> Snapshot:
     """The named records of a database, with the ratios of every platform built on one of them (or being one)."""
     chosen = json.dumps(sorted(record_ids))
     tables = {}
-    for table in ("meta", *_OWNER):
+    for table in ("meta", *OWNER):
         if table == "meta":
             cursor = connection.execute("SELECT * FROM meta")
         else:
-            owner, joins, _ = _OWNER[table]
+            owner, joins, _ = OWNER[table]
             cursor = connection.execute(f"SELECT t.* FROM {table} t {joins} WHERE {owner} IN (SELECT value FROM json_each(?))", (chosen,))
         columns = [description[0] for description in cursor.description]
         tables[table] = [dict(zip(columns, row)) for row in cursor]
