@@ -129,6 +129,11 @@ def test_every_format_matches_the_whole_reading_on_every_kind_of_change(history)
 
 
 def test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history):
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
+
+
+def _assert_c0_to_c1_moves_the_platforms_ratios(history):
+    """c0 to c1, diffed twice (the second from what the first remembered), changes the GPU and two of its platform's ratios."""
     compare_versions("c0", "c1", history)
     changes = compare_versions("c0", "c1", history)[2]
     # per-direction: memory 3.35 TB/s and 3.6 TB/s, scale-up 900 GB/s both ways = 450 GB/s, scale-out 400 Gb/s = 50 GB/s.
@@ -262,7 +267,7 @@ def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypat
 def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(history, monkeypatch, made):
     revisioncache.files_path().parent.mkdir(parents=True)
     made(revisioncache.files_path())
-    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
     parsed = _counting_parses(monkeypatch)
     compare_versions("c0", "c1", history)
     assert parsed == [] and _remembered("SELECT count(*) FROM file") == [(7,)]  # six files in c0 and c1, five with the same bytes
@@ -283,7 +288,7 @@ def test_a_cache_another_process_holds_is_done_without(history, monkeypatch):
     holder.execute("BEGIN EXCLUSIVE")
     try:
         parsed = _counting_parses(monkeypatch)
-        test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+        _assert_c0_to_c1_moves_the_platforms_ratios(history)
         # Neither read nor written: the changed file is validated on each side, every time.
         assert len(parsed) == 4
     finally:
@@ -503,7 +508,7 @@ def test_a_corrupt_entry_is_ignored_and_replaced(history):
     compare_versions("c0", "c1", history)
     for entry in _entries():
         entry.write_bytes(b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2]}, "as-quoted": {}}}')
-    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
     # Rewritten with the platform's ratios in each version: memory / scale-up, scale-up / scale-out, memory / scale-out.
     remembered = [json.loads(entry.read_text().partition("\n")[2])["ratios"]["per-direction"]["test-system"] for entry in _entries()]
     assert sorted(remembered) == [[7.44, 9.0, 67.0], [8.0, 9.0, 72.0]]
@@ -516,7 +521,7 @@ def test_an_entry_changed_after_it_was_written_is_not_trusted(history):
     text = c0.read_text()
     assert text.count("[7.44, 9.0, 67.0]") == 1
     c0.write_text(text.replace("[7.44, 9.0, 67.0]", "[7.44, 6.0, 67.0]"))
-    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
     assert c0.read_text() == text
 
 
@@ -528,7 +533,7 @@ def test_a_damaged_cache_database_is_replaced(history, monkeypatch):
     page = int.from_bytes(content[16:18], "big")
     assert len(content) > page
     path.write_bytes(content[:page] + b"\xa5" * (len(content) - page))
-    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
     parsed = _counting_parses(monkeypatch)
     compare_versions("c0", "c1", history)
     assert parsed == [] and _remembered("PRAGMA integrity_check") == [("ok",)]
@@ -538,7 +543,7 @@ def test_a_cache_folder_that_cannot_be_written_only_costs_time(history, tmp_path
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history)
 
 
 def test_entries_are_whole_files_named_by_content(history):
