@@ -105,3 +105,12 @@ def test_a_figure_outside_its_range_names_the_dimension_in_words():
 def test_rounding_never_turns_a_figure_into_zero(value, decimals, shown):
     assert rounded(value, decimals) == shown
 
+
+
+def test_a_binary_capacity_reads_as_its_decimal_counterpart_as_vendors_write_it():
+    from specdb.format.units import decimal_counterpart
+
+    # 141 GiB = 141 x 2**30 B, which a vendor writes "141 GB": 141e9 B. 512 KiB likewise reads 512e3 B.
+    assert decimal_counterpart(141 * 2**30, "141 GiB") == pytest.approx(141e9)
+    assert decimal_counterpart(512 * 2**10, "512 KiB") == pytest.approx(512e3)
+    assert decimal_counterpart(80e9, "80 GB") is None

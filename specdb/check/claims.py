@@ -12,9 +12,10 @@ import re
 from dataclasses import dataclass, replace
 
 from specdb.check.page import Page, Spans
-from specdb.format.units import parse_quantity
+from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, parse_quantity
 
-_PREFIXES = ("", "k", "M", "G", "T", "P")
+# Prose writes bandwidths and sizes up to peta; exa only in FLOPS, spelt out below.
+_PREFIXES = tuple(prefix for prefix in SI_PREFIXES if prefix != "E")
 
 
 def _spellings() -> dict[str, str]:
@@ -24,9 +25,9 @@ def _spellings() -> dict[str, str]:
         table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s"})
         for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
-    for prefix in ("k", "M", "G", "T", "P"):
+    for prefix in _PREFIXES[1:]:
         table[f"{prefix}B"] = f"{prefix}B"
-    for prefix in ("Ki", "Mi", "Gi", "Ti"):
+    for prefix in BINARY_PREFIXES:
         table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s"})
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
         for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):

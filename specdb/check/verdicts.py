@@ -27,7 +27,7 @@ from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
 from specdb.format.counting import Bandwidth, same_basis
-from specdb.format.units import parse_quantity
+from specdb.format.units import decimal_counterpart, parse_quantity
 
 FORMATS = ("text", "json", "markdown")
 # The largest page checked, in bytes: far above any page of prose (a long article is 100 kB). Checking costs time
@@ -38,7 +38,6 @@ FAILING = ("mismatch", "stale", "mixed-basis")
 STRICT_FAILING = (*FAILING, "ambiguous-basis", "unmatched")
 _DIRECTED = ("per-direction", "bidirectional")
 _LONGEST_NAME = 200  # characters; a name ending right before a number starts no further back than this
-_BINARY_PREFIXES = {"Ki": 1.024, "Mi": 1.024**2, "Gi": 1.024**3, "Ti": 1.024**4, "Pi": 1.024**5}
 _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
 _ROUNDING_CAP = 0.025
@@ -439,7 +438,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     directed = figure.direction in _DIRECTED and claim.dimension == "bandwidth"
     counted = stated if (stated and directed) else figure.direction
     target = _on_basis(value, figure.direction, counted)
-    as_vendors_write = _decimal_reading(value_text, value) if claim.dimension == "size" else None
+    as_vendors_write = decimal_counterpart(value, value_text) if claim.dimension == "size" else None
     if as_vendors_write is not None and not _agrees(claim, target) and _agrees(claim, as_vendors_write):
         return figure, _finding("ok", figure, expected, None,
                                 f"the part holds {value_text}; vendors write the same number in GB"), counted
@@ -858,14 +857,6 @@ def _on_basis(value: float, direction: str | None, basis: str | None) -> float:
 
 def _other(direction: str | None) -> str:
     return "per-direction" if direction == "bidirectional" else "bidirectional"
-
-
-def _decimal_reading(value_text: str, value: float) -> float | None:
-    """A capacity stored in binary units read as vendors write it: 141 GiB marketed as "141 GB" is 141e9 here."""
-    for prefix, scale in _BINARY_PREFIXES.items():
-        if value_text.endswith(f"{prefix}B"):
-            return value / scale
-    return None
 
 
 def _is_bytes(claim: Claim) -> bool:

@@ -92,6 +92,15 @@ def binary_reading(quantity: Quantity) -> str:
     return f"{match['number']} {unit[0].upper()}i{unit[1:]}"
 
 
+def decimal_counterpart(value: float, text: str) -> float | None:
+    """A value written with a binary prefix read as the same number with the decimal prefix, as vendors write capacities:
+    141 GiB (value 141 x 2**30) marketed as "141 GB" is 141e9; None for a value written without a binary prefix."""
+    for prefix, factor in BINARY_PREFIXES.items():
+        if text.endswith(f"{prefix}B"):
+            return value / factor * SI_PREFIXES[prefix[0].lower() if prefix == "Ki" else prefix[0]]
+    return None
+
+
 class UnitError(ValueError):
     """A quantity that cannot be read; the message says why and what would be accepted."""
 
