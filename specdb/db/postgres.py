@@ -25,7 +25,7 @@ from typing import Any
 from specdb.errors import DatabaseError, UsageError
 from specdb.locations import ServerDatabase, without_passwords
 from specdb.db.sqlquery import Result, called_functions, fetch_limited, stopped_at
-from specdb.db.store import KNOWN_REVISIONS, HEAD_REVISION
+from specdb.db.store import HEAD_REVISION, refuse_newer
 
 SCHEMA = "specdb"
 # Advisory lock keys (any 64-bit numbers, fixed): one serialises builds, one lets a rename wait for readers.
@@ -290,8 +290,7 @@ def connect_readonly(db: ServerDatabase, *, wait: float = LOCK_WAIT_SECONDS) -> 
         reader.close()
         if revision is None:
             raise DatabaseError(f"{db}: nothing published here yet (no schema {SCHEMA}); publish with: {publish_command(db)}")
-        if revision not in KNOWN_REVISIONS:
-            raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+        refuse_newer(db, revision, made="published")
         raise DatabaseError(
             f"{db}: published by an older specdb (schema revision {revision}; this one reads {HEAD_REVISION}); publish again with: {publish_command(db)}"
         )

@@ -40,7 +40,7 @@ from specdb.locations import ServerDatabase
 from specdb.db.migrate import migrate
 from specdb.db.postgres import BUILD_LOCK, PUBLICATION_TABLE, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
 from specdb.load.files import Stamp
-from specdb.db.store import HEAD_REVISION, KNOWN_REVISIONS, holds, read_meta, stamp_meta
+from specdb.db.store import HEAD_REVISION, holds, read_meta, refuse_newer, stamp_meta
 
 if TYPE_CHECKING:
     from specdb.load.dataset import Dataset
@@ -118,8 +118,7 @@ def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
     revision = reader.schema_revision()
     if revision is None and reader.execute("SELECT to_regnamespace(?)", (SCHEMA,)).fetchone()[0] is not None:
         raise DatabaseError(f"{db}: has a schema {SCHEMA} that specdb did not publish (no schema version); drop it or use another database")
-    if revision is not None and revision not in KNOWN_REVISIONS:
-        raise DatabaseError(f"{db}: published by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb")
+    refuse_newer(db, revision, made="published")
     if revision != HEAD_REVISION:
         return None
     records, sources, figures = counts(reader)

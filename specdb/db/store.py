@@ -54,8 +54,14 @@ def schema_revision(connection: sqlite3.Connection) -> str | None:
 def check_revision(path: Path, revision: str | None) -> None:
     if revision is None:
         raise DatabaseError(f"{path}: not a specdb database (no schema version); pass another --db or delete the file")
-    if revision not in KNOWN_REVISIONS:
-        raise DatabaseError(f"{path}: made by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. Upgrade specdb or use another --db")
+    refuse_newer(path, revision, made="made", advice="Upgrade specdb or use another --db")
+
+
+def refuse_newer(where: object, revision: str | None, *, made: str, advice: str = "Upgrade specdb") -> None:
+    """A database or publication at a schema revision this specdb does not know was made by a newer one: refused,
+    never read or changed."""
+    if revision is not None and revision not in KNOWN_REVISIONS:
+        raise DatabaseError(f"{where}: {made} by a newer specdb (schema revision {revision}); this specdb knows up to {HEAD_REVISION}. {advice}")
 
 
 def read_meta(connection: sqlite3.Connection) -> dict[str, str]:
