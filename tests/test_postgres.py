@@ -739,3 +739,15 @@ def test_the_lexer_finds_every_call_the_server_makes(server_db):
             took += bool(held)
             assert ("pg_advisory_xact_lock" in called_functions(query)) == bool(held), query
     assert took > 300
+
+
+def test_a_publication_of_a_newer_specdb_is_neither_read_nor_replaced(server_db):
+    assert run("build", db=server_db, specs=TEST_SPECS).exit_code == 0
+    with psycopg.connect(server_db, autocommit=True) as owner:
+        owner.execute("UPDATE specdb.alembic_version SET version_num = '9999'")
+    for args in (["list"], ["build"]):
+        result = run(*args, db=server_db, specs=TEST_SPECS)
+        assert result.exit_code == 3, args
+        assert "published by a newer specdb (schema revision 9999)" in result.stderr and "Upgrade specdb" in result.stderr
+    with psycopg.connect(server_db) as owner:
+        assert owner.execute("SELECT version_num FROM specdb.alembic_version").fetchone() == ("9999",)
