@@ -134,7 +134,7 @@ def show_record(connection: sqlite3.Connection, name: str) -> dict[str, Any]:
     record["runtime_names"] = [dict(r) for r in connection.execute(
         "SELECT name, reported_by, source_id FROM runtime_name WHERE record_id = ? ORDER BY reported_by = 'pci', name, reported_by", (record_id,),
     )]
-    record["uses"] = {r[0]: r[1] for r in connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,))}
+    record["uses"] = uses_of(connection, record_id)
     record["used_by"] = [r[0] for r in connection.execute("SELECT DISTINCT record_id FROM record_use WHERE target_id = ? ORDER BY record_id", (record_id,))]
     citations = _citations(connection, record_id)
     claims: dict[int, list[dict[str, Any]]] = {}
@@ -352,6 +352,11 @@ def hardware_names(connection: sqlite3.Connection) -> list[tuple[str, str, str |
 
 def record_kinds(connection: sqlite3.Connection) -> dict[str, str]:
     return dict(connection.execute("SELECT id, kind FROM record"))
+
+
+def uses_of(connection: sqlite3.Connection, record_id: str) -> dict[str, str]:
+    """The records a record is built from, by role, in the order of roles."""
+    return dict(connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,)).fetchall())
 
 
 def record_uses(connection: sqlite3.Connection) -> list[tuple[str, str]]:

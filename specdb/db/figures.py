@@ -42,7 +42,9 @@ class DatabaseFigures:
         return [System(*row) for row in rows]
 
     def uses(self, record_id: str) -> dict[str, str]:
-        return dict(self.connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ?", (record_id,)).fetchall())
+        from specdb.db.catalog import uses_of
+
+        return uses_of(self.connection, record_id)
 
     def figure(self, record_id: str | None, name: str) -> Bandwidth | None:
         if record_id is None:
