@@ -400,6 +400,18 @@ def branches(tmp_path_factory):
         run("add", "-A")
         run("commit", "-qm", tag)
         run("tag", tag)
+    # The GPU names a runtime name seen in a log (seen-base); the log's source record is then deleted (seen-gone).
+    run("checkout", "-q", "--detach", "r0")
+    (specs / "source" / "test-log.yaml").write_text(
+        (specs / "source" / "test-datasheet.yaml").read_text().replace("id: test-datasheet", "id: test-log").replace("name: A datasheet for the tests", "name: A log")
+    )
+    _edit(specs / "accelerator" / "test-gpu.yaml", "\nfigures:", "\nruntime_names:\n  - {name: TEST GPU X, reported_by: nvidia-smi, ref: test-log}\nfigures:")
+    for tag in ("seen-base", "seen-gone"):
+        if tag == "seen-gone":
+            (specs / "source" / "test-log.yaml").unlink()
+        run("add", "-A")
+        run("commit", "-qm", tag)
+        run("tag", tag)
     return specs
 
 
@@ -459,6 +471,12 @@ def test_a_source_gone_is_missed_by_every_remembered_file_citing_it(branches, tm
         (f"datasheet-gone:specs/{path}", "unknown-source")
         for path in ("accelerator/test-gpu.yaml", "fabric/test-fabric.yaml", "link/test-link.yaml", "link/test-pcie.yaml", "system/test-system.yaml")
     }
+
+
+def test_a_source_gone_is_missed_by_a_remembered_runtime_name_citing_it(branches, tmp_path, monkeypatch):
+    compare_versions("seen-base", "seen-base", branches)
+    problems = _problems_of_both_readings("seen-gone", branches, tmp_path, monkeypatch)
+    assert {(problem.path, problem.code) for problem in problems} == {("seen-gone:specs/accelerator/test-gpu.yaml", "unknown-source")}
 
 
 def test_a_platform_without_an_accelerator_has_its_ratios_from_a_revision_never_seen(branches):

@@ -202,7 +202,7 @@ def _links_of(rows: revisioncache.Rows) -> tuple[str, Links | SourceLinks]:
             values.append(row["value"])
             if row["derived_product"] is not None:
                 derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"]))
-        elif table == "citation":
+        elif table in ("citation", "runtime_name"):
             refs[row["source_id"]] = None
     return record["id"], Links(
         record["path"], record["kind"], tuple(aliases), tuple(uses), tuple(refs), tuple(derivations), tuple(names), values,
