@@ -200,3 +200,11 @@ def test_a_typo_still_gets_its_suggestion(bundled_db):
 
     result = CliRunner().invoke(app, ["show", "H100 SMX", "--db", str(bundled_db)])
     assert result.exit_code == 2 and "did you mean 'H100 SXM'" in result.stderr
+
+
+def test_a_name_the_mi250x_shares_with_the_mi250_finds_neither(connection):
+    # "AMD Instinct MI250X / MI250" names both cards; the data holds only the MI250X (383 TFLOPS dense BF16 in AMD's
+    # CDNA 2 white paper, where the MI250 has 362), so the shared name must not give the MI250X's figures.
+    with pytest.raises(NotFound):
+        specdb.show(connection, "AMD Instinct MI250X / MI250")
+    assert specdb.show(connection, "AMD Instinct MI250X")["id"] == "amd-mi250x"
