@@ -500,17 +500,11 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
         others = _Stretches([_own_phrase(state, other) for other in state.claims_in(within.start, within.end)])
         state.phrases_within[(within.start, within.end)] = others
     best: dict[tuple[str, ...], tuple[Figure | None, bool, float]] = {}
+    own = _own_phrase(state, index)
 
     def nearest(start: int, end: int, family: bool) -> list[Mention | Figure]:
-        """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to another claim's words)."""
-        mentions = state.names_near(start, end, claim, family)
-        inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
-        before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
-        after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not others.cover(m.start))),
-                       key=lambda m: m.start)
-        return inside + before + after
+        return _names_nearest(state, claim, own, others, start, end, family)
 
-    own = _own_phrase(state, index)
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
     tiers = [(nearest(*own, False), "decides"), (nearest(within.start, within.end, False), "decides")]
@@ -557,6 +551,17 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if fallback is not None:
         return fallback
     return named if claim.dimension in _NAMED_DIMENSIONS else None
+
+
+def _names_nearest(state: _PageState, claim: Claim, own: tuple[int, int], others: _Stretches, start: int, end: int,
+                   family: bool) -> list[Mention]:
+    """Names in a stretch of text: in the claim, then before it nearest first, then after it (unless they belong to
+    another claim's words: past the claim's own phrase, a name in another claim's words is that claim's)."""
+    mentions = state.names_near(start, end, claim, family)
+    inside = [m for m in mentions if m.start < claim.end and claim.start < m.end]
+    before = sorted((m for m in mentions if m.end <= claim.start), key=lambda m: -m.start)
+    after = sorted((m for m in mentions if m.start >= claim.end and (m.start < own[1] or not others.cover(m.start))), key=lambda m: m.start)
+    return inside + before + after
 
 
 def _repeated(state: _PageState, index: int) -> list[Figure]:
