@@ -24,7 +24,7 @@ from specdb.errors import DatabaseError, InvalidSpecs
 from specdb.licensing import DATA_LICENSE
 from specdb.locations import ServerDatabase
 from specdb.load.files import FolderFiles, Stamp, Tree, read_specs
-from specdb.db.store import HEAD_REVISION, check_revision, could_hold, holds, read_meta, schema_revision, stamp_matches, stamp_meta
+from specdb.db.store import HEAD_REVISION, check_revision, could_hold, holds, read_meta, schema_revision, stamp_changes, stamp_matches, stamp_meta
 
 if TYPE_CHECKING:
     from specdb.format import schema
@@ -162,11 +162,9 @@ def _restamp(db_path: Path, specs: Path, stamp: Stamp | None, meta: dict[str, st
     database that cannot be written keeps its stamp, which costs later reads a
     comparison of bytes and nothing else.
     """
-    if stamp is None:
-        return
-    rows = stamp_meta(specs, stamp)
+    rows = stamp_changes(specs, stamp, meta)
     # A file made read-only is left alone even by root, who could write it (see _refuse_read_only).
-    if all(meta.get(key) == value for key, value in rows.items()) or not os.access(db_path, os.W_OK) or not db_path.stat().st_mode & 0o222:
+    if rows is None or not os.access(db_path, os.W_OK) or not db_path.stat().st_mode & 0o222:
         return
     try:
         connection = sqlite3.connect(f"{db_path.as_uri()}?mode=rw", uri=True, timeout=1)

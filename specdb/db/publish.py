@@ -40,7 +40,7 @@ from specdb.locations import ServerDatabase
 from specdb.db.migrate import migrate
 from specdb.db.postgres import BUILD_LOCK, PUBLICATION_TABLE, READ_LOCK, SCHEMA, Reader, connect_server, driver, reason
 from specdb.load.files import Stamp
-from specdb.db.store import HEAD_REVISION, holds, read_meta, refuse_newer, stamp_meta
+from specdb.db.store import HEAD_REVISION, holds, read_meta, refuse_newer, stamp_changes
 
 if TYPE_CHECKING:
     from specdb.load.dataset import Dataset
@@ -127,10 +127,8 @@ def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
 
 def _restamp(db: ServerDatabase, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:
     """Record the files' current metadata in the published meta (one small transaction; readers see the old rows or the new)."""
-    if stamp is None:
-        return
-    rows = stamp_meta(specs, stamp)
-    if all(meta.get(key) == value for key, value in rows.items()):
+    rows = stamp_changes(specs, stamp, meta)
+    if rows is None:
         return
     psycopg = driver()
     connection = connect_server(db, read_only=False)

@@ -78,6 +78,14 @@ def stamp_meta(specs: Path, stamp: Stamp) -> dict[str, str]:
     }
 
 
+def stamp_changes(specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> dict[str, str] | None:
+    """The meta rows a restamp writes, or None when there is no stamp or the database already holds these rows."""
+    if stamp is None:
+        return None
+    rows = stamp_meta(specs, stamp)
+    return None if all(meta.get(key) == value for key, value in rows.items()) else rows
+
+
 def could_hold(meta: dict[str, str], specs: Path) -> bool:
     """Whether a database with this meta was built by this specdb from this specs folder: only then can its content hash say it holds the files."""
     return meta.get("specs_dir") == str(specs) and meta.get("specdb_version") == __version__ and bool(meta.get("content_hash"))
