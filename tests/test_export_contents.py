@@ -16,7 +16,7 @@ SEEN = {"status": "shipping", "as_of": "2024-01", "reviewed": "2026-07-15", "sou
 
 # Records added to the test data so that every path of the exports is taken: an accelerator with fp16, int8 and a
 # one-way scale-up figure; one lacking what llm-analysis requires; a rack-scale platform with its own PCIe 6 host
-# link; a box with its own one-way scale-up figure and no host link or fabric; a platform without a scale-up domain;
+# link; a box with its own one-way scale-up figure and no host link or fabric; a platform with no accelerator or scale-up domain;
 # and a source with a printed citation instead of a URL.
 EXTRA = {
     "accelerator/test-tpu.yaml": {
@@ -66,7 +66,6 @@ EXTRA = {
     },
     "system/test-lonely.yaml": {
         "schema": 1, "id": "test-lonely", "kind": "system", "name": "Test Lonely Box", "vendor": "Test Vendor",
-        "uses": {"accelerator": "test-gpu"},
         "figures": {"accelerators": {"value": "1", **SEEN}},
     },
 }
@@ -235,6 +234,36 @@ def test_the_datasette_database_keeps_only_the_facts_about_the_data(cli, tmp_pat
     assert figures == [(3.35e12,)]
 
 
+def test_the_datasette_export_refuses_a_database_that_is_not_a_sqlite_file(tmp_path):
+    from specdb.errors import UsageError
+    from specdb.export import datasette
+
+    with pytest.raises(UsageError) as refused:
+        datasette.write(object(), {}, tmp_path)
+    assert str(refused.value) == (
+        "the datasette export is a copy of the SQLite file; export it from a SQLite --db (specdb build --db FILE)")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_database_copy_sqlite_cannot_write_is_one_clear_error(cli, tmp_path):
+    from specdb.errors import SpecdbError
+    from specdb.export import datasette
+
+    class FullDisk(sqlite3.Connection):
+        def backup(self, *args, **kwargs):
+            raise sqlite3.OperationalError("database or disk is full")
+
+    assert cli("build").exit_code == 0
+    connection = sqlite3.connect(cli.db, factory=FullDisk)
+    try:
+        with pytest.raises(SpecdbError) as failed:
+            datasette.write(connection, {}, tmp_path)
+    finally:
+        connection.close()
+    assert str(failed.value) == "the datasette export: cannot write the database copy (database or disk is full)"
+    assert failed.value.exit_code == 3 and failed.value.__suppress_context__
+
+
 # --- llm-analysis --------------------------------------------------------------------------------------------------
 
 
@@ -320,7 +349,8 @@ def test_the_aiconfigurator_system_of_an_8_gpu_box_is_in_si_units_per_gpu_one_wa
             "pcie_bw": 63_000_000_000,  # PCIe 5.0 x16, 63 GB/s one way
         },
     }
-    # Whole numbers are written as integers, in AIConfigurator's key order.
+    # Whole numbers are written as integers, in AIConfigurator's key order, one key a line as its own files have them.
+    assert "\ngpu:\n  mem_bw: 3350000000000\n" in text
     assert all(type(value) is int for section in spec.values() for value in section.values())
     assert list(spec) == ["gpu", "node"] and list(spec["node"]) == ["num_gpus_per_node", "inter_node_bw", "intra_node_bw", "pcie_bw"]
     filled = {
@@ -389,7 +419,7 @@ def test_a_box_without_fabric_or_host_link_names_what_it_leaves_out(richer, tmp_
         "node.pcie_bw": "no host link with a x16_per_direction_bandwidth figure",
     }
     assert box["not_filled"]["gpu.mem_capacity"] == "no memory_capacity figure for test-npu"
-    # test-lonely has no scale-up domain: skipped, with the reason, and no file.
+    # test-lonely has no accelerator and no scale-up domain: skipped, with the reason, and no file.
     assert manifest["skipped"] == {"test-lonely": "needs its accelerator's figures, a scale-up bandwidth and a scale_up_domain"}
     assert not (folder / "test-lonely.yaml").exists()
     assert sorted(manifest["systems"]) == ["test-npu-box", "test-rack", "test-system"]
