@@ -16,8 +16,9 @@ SEEN = {"status": "shipping", "as_of": "2024-01", "reviewed": "2026-07-15", "sou
 
 # Records added to the test data so that every path of the exports is taken: an accelerator with fp16, int8 and a
 # one-way scale-up figure; one lacking what llm-analysis requires; a rack-scale platform with its own PCIe 6 host
-# link; a box with its own one-way scale-up figure and no host link or fabric; a platform with no accelerator or scale-up domain;
-# and a source with a printed citation instead of a URL.
+# link; a box with its own one-way scale-up figure and no host link or fabric; a box with neither of its own that
+# falls back on its accelerator's host link; a platform with no scale-up domain and one with no accelerator (so no
+# scale-up figure); and a source with a printed citation instead of a URL.
 EXTRA = {
     "accelerator/test-tpu.yaml": {
         "schema": 1, "id": "test-tpu", "kind": "accelerator", "name": "Test TPU", "vendor": "Test Vendor",
@@ -64,9 +65,19 @@ EXTRA = {
             "scale_up_bandwidth": {"value": "200 GB/s", "direction": "per-direction", "scope": "per-accelerator", **SEEN},
         },
     },
+    "system/test-quad.yaml": {
+        "schema": 1, "id": "test-quad", "kind": "system", "name": "Test Quad Box", "vendor": "Test Vendor",
+        "uses": {"accelerator": "test-gpu", "scale_up": "test-link"},
+        "figures": {"scale_up_domain": {"value": "4", **SEEN}},
+    },
+    "system/test-half.yaml": {
+        "schema": 1, "id": "test-half", "kind": "system", "name": "Test Half Box", "vendor": "Test Vendor",
+        "uses": {"accelerator": "test-gpu"},
+        "figures": {"accelerators": {"value": "2", **SEEN}},
+    },
     "system/test-lonely.yaml": {
         "schema": 1, "id": "test-lonely", "kind": "system", "name": "Test Lonely Box", "vendor": "Test Vendor",
-        "figures": {"accelerators": {"value": "1", **SEEN}},
+        "figures": {"accelerators": {"value": "1", **SEEN}, "scale_up_domain": {"value": "1", **SEEN}},
     },
 }
 
@@ -419,7 +430,16 @@ def test_a_box_without_fabric_or_host_link_names_what_it_leaves_out(richer, tmp_
         "node.pcie_bw": "no host link with a x16_per_direction_bandwidth figure",
     }
     assert box["not_filled"]["gpu.mem_capacity"] == "no memory_capacity figure for test-npu"
-    # test-lonely has no accelerator and no scale-up domain: skipped, with the reason, and no file.
-    assert manifest["skipped"] == {"test-lonely": "needs its accelerator's figures, a scale-up bandwidth and a scale_up_domain"}
-    assert not (folder / "test-lonely.yaml").exists()
-    assert sorted(manifest["systems"]) == ["test-npu-box", "test-rack", "test-system"]
+    # test-half has no scale-up domain and test-lonely no accelerator (so no scale-up bandwidth): skipped, with the reason.
+    reason = "needs its accelerator's figures, a scale-up bandwidth and a scale_up_domain"
+    assert manifest["skipped"] == {"test-half": reason, "test-lonely": reason}
+    assert not (folder / "test-half.yaml").exists() and not (folder / "test-lonely.yaml").exists()
+    assert sorted(manifest["systems"]) == ["test-npu-box", "test-quad", "test-rack", "test-system"]
+
+
+def test_a_platform_without_its_own_host_link_takes_its_accelerators(richer, tmp_path):
+    folder, manifest = exported(richer, "aiconfigurator", tmp_path / "aic")
+    node = yaml.safe_load((folder / "test-quad.yaml").read_text())["node"]
+    # test-quad names no host link; its accelerator test-gpu uses test-pcie, 63 GB/s one way.
+    assert node == {"num_gpus_per_node": 4, "intra_node_bw": 450_000_000_000, "pcie_bw": 63_000_000_000}
+    assert manifest["systems"]["test-quad"]["filled_from"]["node.pcie_bw"] == "test-pcie.x16_per_direction_bandwidth (63 GB/s)"
