@@ -276,6 +276,11 @@ def wrapped(text: str, width: int | None, indent: int = 4) -> list[str]:
                          drop_whitespace=True) or [text]
 
 
+def wrapped_lines(lines: Iterable[str], width: int | None, indent: int = 4) -> str:
+    """Lines (each may hold line breaks) as text no wider than `width`, each ending in a newline (see `wrapped`)."""
+    return "".join(f"{part}\n" for line in lines for piece in line.split("\n") for part in wrapped(piece, width, indent))
+
+
 # ANSI styles for a terminal; `colour_enabled` says when to use them.
 BOLD, RESET = "\033[1m", "\033[0m"
 _VERDICT_COLOURS = {"error": "\033[31m", "mismatch": "\033[31m", "stale": "\033[33m", "warn": "\033[33m", "mixed-basis": "\033[33m",

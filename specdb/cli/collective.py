@@ -47,7 +47,7 @@ def collective(
     )
     emit(describe(result), fmt, document=result.as_dict(), one_record=True)
     if fmt == "table":
-        from specdb.output import terminal_width, wrapped
+        from specdb.output import terminal_width, wrapped_lines
         from specdb.format.units import format_value
 
         chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
@@ -59,6 +59,4 @@ def collective(
             f"  peak bound {result.bound_seconds * 1e3:.3g} ms  (the links' peak figures only; basis: {result.bound.basis})\n"
             f"  algbw {result.algbw / 1e9:.4g} GB/s, busbw {result.busbw / 1e9:.4g} GB/s (nccl-tests' definitions, at the expected time)"
         )
-        width = terminal_width(sys.stdout)
-        for line in [*summary.split("\n"), *(f"  {source}" for source in sources(result))]:
-            print("\n".join(wrapped(line, width, indent=4)))
+        sys.stdout.write(wrapped_lines([summary, *(f"  {source}" for source in sources(result))], terminal_width(sys.stdout)))

@@ -114,7 +114,7 @@ def _show_source(source: dict[str, Any], fmt: str) -> None:
     if fmt != "table":
         emit(source["cited_by"], fmt, ("record_id", "figure", "quote", "locator"), document=source)
         return
-    from specdb.output import terminal_width, wrapped
+    from specdb.output import terminal_width, wrapped_lines
 
     lines = [f"{source['name']}  ({source['id']}, source)"]
     lines += [f"  {key}: {source[key]}" for key in ("publisher", "url", "citation", "published", "accessed", "notes") if source.get(key)]
@@ -123,14 +123,14 @@ def _show_source(source: dict[str, Any], fmt: str) -> None:
         quote = f' "{cited["quote"]}"' if cited["quote"] else ""
         lines.append(f"    {cited['record_id']}.{cited['figure']}{quote}")
     width = terminal_width(sys.stdout)
-    sys.stdout.write("".join(f"{part}\n" for line in "\n".join(lines).split("\n") for part in wrapped(line, width, indent=6)))
+    sys.stdout.write(wrapped_lines(lines, width, indent=6))
 
 
 _TABLE_COLUMNS = ("name", "value_text", "display", "direction", "scope", "status", "as_of", "reviewed")
 
 
 def _describe(record: dict[str, Any]) -> str:
-    from specdb.output import colour_enabled, terminal_width, text_table, wrapped
+    from specdb.output import colour_enabled, terminal_width, text_table, wrapped_lines
 
     width = terminal_width(sys.stdout)
     lines = [f"{record['name']}  ({record['id']}, {record['kind']})"]
@@ -164,4 +164,4 @@ def _describe(record: dict[str, Any]) -> str:
         if details:
             lines.append(f"\n  {figure['name']}:")
             lines.extend(details)
-    return "".join(f"{part}\n" for line in "\n".join(lines).split("\n") for part in wrapped(line, width, indent=6))
+    return wrapped_lines(lines, width, indent=6)
