@@ -861,7 +861,7 @@ def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_r
         assert found == expected and _same_versions(read, versions)
     upgrade(older)
     with sqlite3.connect(older) as connection:
-        assert schema_revision(connection) == "0005" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
+        assert schema_revision(connection) == "0006" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
     assert changed_records(older, databases / "edited.sqlite") == {"test-gpu", "test-brief"}
     found, *read = _reading_changes_only(str(older), str(databases / "edited.sqlite"), history)
     expected, *versions = _whole(str(older), str(databases / "edited.sqlite"), history)
