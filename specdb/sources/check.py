@@ -20,7 +20,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from specdb.sources.cache import Entry, SourceCache
-from specdb.sources.fetch import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, PERMANENT_REDIRECT_CODES, FetchFailed, Response, client, fetch
+from specdb.sources.fetch import (
+    DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, PERMANENT_REDIRECT_CODES, FetchFailed, Response, client, fetch, is_folder_address, readable_address,
+)
 from specdb.sources.text import UnreadablePdf, contains_quote, decode, fingerprint, html_text, normalise, pdf_text
 
 # Most urgent first: the order reports sort by.
@@ -74,10 +76,10 @@ def read_address(
     if offline:
         if cached is None:
             return Reading("unreachable", "offline, and not in the cache: run the check once online")
-        return _reading(cached)
+        return _as_source(url, _reading(cached))
     try:
         response = fetch(
-            url, http, etag=cached.etag if cached else None, last_modified=cached.last_modified if cached else None, max_bytes=max_bytes,
+            readable_address(url), http, etag=cached.etag if cached else None, last_modified=cached.last_modified if cached else None, max_bytes=max_bytes,
         )
     except FetchFailed as failure:
         return Reading("unreachable", str(failure))
@@ -87,7 +89,14 @@ def read_address(
     else:
         entry = _entry(url, now, response)
     cache.put(entry)
-    return _reading(entry)
+    return _as_source(url, _reading(entry))
+
+
+def _as_source(url: str, reading: Reading) -> Reading:
+    """A folder's listing tells whether the folder moved or went, and nothing about the quotes in its files."""
+    if is_folder_address(url) and reading.text is not None:
+        reading.text, reading.fingerprint, reading.unreadable = None, None, "a folder: its quotes are in the files under it, not on its listing"
+    return reading
 
 
 def _entry(url: str, now: str, response: Response) -> Entry:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
@@ -45,6 +46,22 @@ class Response:
     etag: str | None = None
     last_modified: str | None = None
     body: bytes = b""
+
+
+_GITHUB_BLOB = re.compile(r"https://github\.com/([^/]+)/([^/]+)/blob/(.+)")
+
+
+def readable_address(url: str) -> str:
+    """Where the text of the page at `url` is read: a file GitHub shows (`github.com/OWNER/REPO/blob/REF/PATH`) is read as the file
+    itself, from raw.githubusercontent.com, since GitHub's page carries the file only inside a script; any other address as it is."""
+    match = _GITHUB_BLOB.fullmatch(url.split("#")[0].split("?")[0])
+    return f"https://raw.githubusercontent.com/{match[1]}/{match[2]}/{match[3]}" if match else url
+
+
+def is_folder_address(url: str) -> bool:
+    """Whether the address is a folder GitHub lists (`github.com/OWNER/REPO/tree/...`): its quotes are in the files under it, not on
+    the listing, so the address can say whether the folder moved or went, but not whether a quote is still there."""
+    return re.fullmatch(r"https://github\.com/[^/]+/[^/]+/tree/.+", url) is not None
 
 
 def loopback_allowed() -> bool:
