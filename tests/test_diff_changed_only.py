@@ -854,7 +854,10 @@ def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_r
     from specdb.db.builder import upgrade
     from specdb.db.store import schema_revision
 
-    older = _edited_copy(databases, tmp_path, "DROP TABLE runtime_name", "DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    older = _edited_copy(
+        databases, tmp_path, "DROP TABLE runtime_name", "DROP TABLE record_digest", "ALTER TABLE source DROP COLUMN fingerprint",
+        "UPDATE alembic_version SET version_num = '0003'",
+    )
     for old, new in ((str(older), str(databases / "edited.sqlite")), (str(databases / "edited.sqlite"), str(older))):
         found, *read = _reading_changes_only(old, new, history)
         expected, *versions = _whole(old, new, history)

@@ -11,9 +11,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from conftest import TEST_SPECS
 from typer.testing import CliRunner
 
-from conftest import TEST_SPECS
 from specdb.cli import app
 from specdb.sources.cache import SourceCache
 from specdb.sources.check import read_address

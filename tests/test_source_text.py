@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 from specdb.sources.fetch import is_folder_address, readable_address
-from specdb.sources.text import contains_quote, fingerprint, html_text, normalise, pdf_text, UnreadablePdf
+from specdb.sources.text import (
+    UnreadablePdf,
+    contains_quote,
+    fingerprint,
+    html_text,
+    normalise,
+    pdf_text,
+)
 from specdb.sources.yamledit import Edit, EditError, edited
 
 PDF = Path(__file__).parent / "data" / "sources" / "datasheet.pdf"

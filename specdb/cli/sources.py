@@ -1,6 +1,8 @@
 """sources check and review: whether the sources still say what the figures quote, and recording a re-review."""
 
-from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+from __future__ import (
+    annotations,  # the Typer declarations in the signatures are read only when the full CLI is assembled
+)
 
 import datetime as dt
 import os

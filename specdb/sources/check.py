@@ -21,9 +21,25 @@ from dataclasses import dataclass, field
 
 from specdb.sources.cache import Entry, SourceCache
 from specdb.sources.fetch import (
-    DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT, PERMANENT_REDIRECT_CODES, FetchFailed, Response, client, fetch, is_folder_address, readable_address,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_TIMEOUT,
+    PERMANENT_REDIRECT_CODES,
+    FetchFailed,
+    Response,
+    client,
+    fetch,
+    is_folder_address,
+    readable_address,
 )
-from specdb.sources.text import UnreadablePdf, contains_quote, decode, fingerprint, html_text, normalise, pdf_text
+from specdb.sources.text import (
+    UnreadablePdf,
+    contains_quote,
+    decode,
+    fingerprint,
+    html_text,
+    normalise,
+    pdf_text,
+)
 
 # Most urgent first: the order reports sort by.
 URGENCY = ("gone", "moved", "quote-missing", "unreachable", "changed", "not-checkable", "ok", "quote-found")
@@ -186,7 +202,7 @@ def _result(source: sqlite3.Row, reading: Reading | None, citations: list) -> So
     for row in citations:
         key = (row["record_id"], row["quote"])
         if key not in grouped:
-            grouped[key] = CitationResult(row["record_id"], row["quote"], *_quote_status(row["quote"], result, reading, page))
+            grouped[key] = CitationResult(row["record_id"], row["quote"], *_quote_status(row["quote"], reading, page))
         figure = row["figure"] if row["claim_kind"] is None else f"{row['figure']} ({row['claim_kind']})"
         if figure not in grouped[key].figures:
             grouped[key].figures.append(figure)
@@ -194,13 +210,14 @@ def _result(source: sqlite3.Row, reading: Reading | None, citations: list) -> So
     return result
 
 
-def _quote_status(quote: str | None, result: SourceResult, reading: Reading | None, page: str | None) -> tuple[str, str]:
+def _quote_status(quote: str | None, reading: Reading | None, page: str | None) -> tuple[str, str]:
+    """The quote's status, and its reason where the source's own status and detail do not already give it."""
     if reading is None:
-        return "not-checkable", "the source has no address"
+        return "not-checkable", ""
     if not quote:
         return "not-checkable", "the citation has no quote"
     if page is None:
-        return "not-checkable", reading.unreadable or f"the source is {result.status}: {result.detail}"
+        return "not-checkable", reading.unreadable
     return ("quote-found", "") if contains_quote(page, quote) else ("quote-missing", "not in the source's text")
 
 

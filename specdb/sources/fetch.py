@@ -71,7 +71,7 @@ def loopback_allowed() -> bool:
 def user_agent() -> str:
     from specdb import __version__
 
-    return f"specdb/{__version__} (source re-review; https://pypi.org/project/specdb/)"
+    return f"specdb/{__version__} (source re-review)"
 
 
 def refusal(url: str, *, allow_loopback: bool, previous_scheme: str | None = None) -> str | None:
@@ -84,7 +84,11 @@ def refusal(url: str, *, allow_loopback: bool, previous_scheme: str | None = Non
     if not parts.hostname:
         return f"not followed: {url} names no host"
     try:
-        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, parts.port or 443, type=socket.SOCK_STREAM)}
+        port = parts.port
+    except ValueError:
+        return f"not followed: {url} names no valid port"
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo(parts.hostname, port or 443, type=socket.SOCK_STREAM)}
     except (socket.gaierror, UnicodeError) as error:
         return f"the host {parts.hostname} cannot be resolved ({error})"
     for text in sorted(addresses):
@@ -132,7 +136,7 @@ def fetch(
                 )
         except httpx.TimeoutException:
             raise FetchFailed(f"timeout: no answer from {urlsplit(url).hostname} within {_seconds(client.timeout)} s") from None
-        except httpx.HTTPError as error:
+        except (httpx.HTTPError, httpx.InvalidURL) as error:
             raise FetchFailed(f"network error: {error or type(error).__name__}") from None
     raise FetchFailed(f"more than {MAX_REDIRECTS} redirects (last to {url})")
 

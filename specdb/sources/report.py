@@ -42,7 +42,8 @@ def summary(results: list[SourceResult]) -> str:
     source_part = ", ".join(f"{sources[status]} {status}" for status in SOURCE_STATUSES if sources.get(status))
     words = {"quote-found": "found", "quote-missing": "missing", "not-checkable": "not checkable"}
     quote_part = ", ".join(f"{quotes[status]} {word}" for status, word in words.items() if quotes.get(status))
-    return f"{len(results)} sources: {source_part or 'none'}; {sum(quotes.values())} quotes: {quote_part or 'none'}"
+    count = sum(quotes.values())
+    return f"{len(results)} source{'' if len(results) == 1 else 's'}: {source_part or 'none'}; {count} quote{'' if count == 1 else 's'}: {quote_part or 'none'}"
 
 
 def document(results: list[SourceResult]) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def review(
 
     with client(timeout) as http:
         reading = read_address(source["url"], cache or SourceCache(), http=http)
-    problems = [] if reading.status in ("ok", "changed") else [f"the source is {reading.status}: {reading.detail}"]
+    problems = [] if reading.status == "ok" else [f"the source is {reading.status}: {reading.detail}"]
     page = normalise(reading.text) if reading.text is not None else None
     missing = sorted({quote for name in chosen for quote in quotes[name] if quote and (page is None or not contains_quote(page, quote))})
     if page is None and not problems:

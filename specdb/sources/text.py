@@ -49,7 +49,7 @@ def fingerprint(text: str) -> str:
 class _VisibleText(HTMLParser):
     """The text of an HTML page a reader sees, with a space where a tag stood so cells and paragraphs do not run together."""
 
-    _HIDDEN = {"script", "style", "noscript", "template", "svg"}
+    _HIDDEN = frozenset({"script", "style", "noscript", "template", "svg"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
