@@ -44,10 +44,12 @@ class Site:
             "/diagram.png": (200, "image/png", b"\x89PNG\r\n\x1a\n" + bytes(64)),
             "/login": (403, "text/html", b"<p>Sign in to read Peak memory bandwidth 3.35 TB/s</p>"),
             "/missing": (404, "text/html", b"<p>Not found</p>"),
+            "/failing": (500, "text/html", b"<p>Internal error</p>"),
         }
         self.redirects = {"/old-address": (301, "/new-address.html"), "/to-private": (302, "http://10.0.0.1/page"),
                           "/to-file": (302, "file:///etc/passwd"), "/for-now": (302, "/with-quote.html")}
         self.requests: list[tuple[str, str | None]] = []
+        self.agents: set[str] = set()
 
 
 @pytest.fixture
@@ -57,6 +59,7 @@ def site():
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self):
             site.requests.append((self.path, self.headers.get("If-None-Match")))
+            site.agents.add(self.headers.get("User-Agent"))
             if self.path == "/slow":
                 time.sleep(SLOW_SECONDS)
             if self.path in site.redirects:
@@ -329,3 +332,60 @@ def test_review_of_a_figure_that_does_not_cite_the_source_is_a_usage_error(probe
     result = run(probe_specs, "review", "probe-with-quote", "peak_power", "--source", "with-quote")
     assert result.exit_code == 2 and "memory_bandwidth, memory_capacity" in result.stderr
     assert run(probe_specs, "review", "probe-no-address", "--source", "no-address").exit_code == 2
+
+
+def test_a_server_error_or_a_closed_port_is_unreachable_and_says_which(probe_specs, tmp_path):
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        closed_port = probe.getsockname()[1]
+    with client(2) as http:
+        cache = SourceCache(tmp_path / "errors")
+        failing = read_address(site_address(probe_specs, "/failing"), cache, http=http)
+        refused = read_address(f"http://127.0.0.1:{closed_port}/page", cache, http=http)
+    assert (failing.status, failing.detail) == ("unreachable", "HTTP 500")
+    assert refused.status == "unreachable" and refused.detail.startswith("network error")
+
+
+def site_address(specs: Path, path: str) -> str:
+    url = next(line for line in (specs / "source" / "with-quote.yaml").read_text().splitlines() if line.startswith("url: "))[5:]
+    return url.replace("/with-quote.html", path)
+
+
+def test_requests_name_specdb_and_its_version(probe_specs, site):
+    from specdb import __version__
+
+    check_json(probe_specs, "--source", "with-quote")
+    assert site.agents == {f"specdb/{__version__} (source re-review)"}
+
+
+def test_a_check_writes_nothing_but_its_cache(probe_specs, tmp_path):
+    def files():
+        return {path: path.read_bytes() for path in tmp_path.rglob("*") if path.is_file() and "source-cache" not in path.parts and path.suffix != ".sqlite"}
+
+    run(probe_specs, "build")
+    before = files()
+    check_json(probe_specs, "--record", "probe-with-quote")
+    assert files() == before
+    assert sorted(path.suffix for path in (tmp_path / "source-cache").iterdir()) == [".json", ".txt"]
+
+
+def test_a_cache_that_cannot_be_written_is_an_environment_error_not_a_traceback(probe_specs, tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("SPECDB_SOURCES_CACHE", str(blocker / "cache"))
+    result = run(probe_specs, "sources", "check", "--source", "with-quote")
+    assert result.exit_code == 3 and "cannot write" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (("sources", "check", "--record", "no-such-gpu"), "no-such-gpu"),
+    (("sources", "check", "--source", "with-quot"), "did you mean 'with-quote'"),
+    (("sources", "check", "--jobs", "0"), "--jobs"),
+    (("review", "probe-with-quote", "--source", "with-quote", "--note", "why"), "--note goes with --force"),
+    (("review", "probe-with-quote"), "--source"),
+])
+def test_a_bad_command_line_is_a_usage_error_naming_what_is_wrong(probe_specs, args, message):
+    result = run(probe_specs, *args)
+    assert result.exit_code == 2 and message in result.stderr

@@ -89,10 +89,13 @@ class SourceCache:
             return None
 
     def put(self, entry: Entry) -> None:
-        from specdb.atomicwrite import replacing_file
+        from specdb.atomicwrite import cannot_write, replacing_file
         from specdb.sources.text import fingerprint
 
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # a file where the folder goes, a parent that cannot be written
+            raise cannot_write(self.folder, error) from None
         if entry.text is not None:
             entry = entry._replace(fingerprint=fingerprint(entry.text))
             with replacing_file(self._path(entry.url, ".txt")) as temporary:
