@@ -334,7 +334,7 @@ def test_review_of_a_figure_that_does_not_cite_the_source_is_a_usage_error(probe
     assert run(probe_specs, "review", "probe-no-address", "--source", "no-address").exit_code == 2
 
 
-def test_a_server_error_or_a_closed_port_is_unreachable_and_says_which(probe_specs, tmp_path):
+def test_a_server_error_or_a_closed_port_is_unreachable_and_says_which(probe_specs, site, tmp_path):
     import socket
 
     with socket.socket() as probe:
@@ -342,15 +342,10 @@ def test_a_server_error_or_a_closed_port_is_unreachable_and_says_which(probe_spe
         closed_port = probe.getsockname()[1]
     with client(2) as http:
         cache = SourceCache(tmp_path / "errors")
-        failing = read_address(site_address(probe_specs, "/failing"), cache, http=http)
+        failing = read_address(f"{site.base}/failing", cache, http=http)
         refused = read_address(f"http://127.0.0.1:{closed_port}/page", cache, http=http)
     assert (failing.status, failing.detail) == ("unreachable", "HTTP 500")
     assert refused.status == "unreachable" and refused.detail.startswith("network error")
-
-
-def site_address(specs: Path, path: str) -> str:
-    url = next(line for line in (specs / "source" / "with-quote.yaml").read_text().splitlines() if line.startswith("url: "))[5:]
-    return url.replace("/with-quote.html", path)
 
 
 def test_requests_name_specdb_and_its_version(probe_specs, site):

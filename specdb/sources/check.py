@@ -84,12 +84,11 @@ class SourceResult:
     citations: list[CitationResult] = field(default_factory=list)
 
 
-def read_address(
-    url: str, cache: SourceCache, *, http=None, offline: bool = False, max_bytes: int = DEFAULT_MAX_BYTES,
-) -> Reading:
-    """The address read now with `http` (an httpx client from `fetch.client`), the cache updated; offline, as the cache holds it."""
+def read_address(url: str, cache: SourceCache, http=None, *, max_bytes: int = DEFAULT_MAX_BYTES) -> Reading:
+    """The address read now with `http` (an httpx client from `fetch.client`), the cache updated; without one (offline), as the
+    cache holds it."""
     cached = cache.get(url)
-    if offline:
+    if http is None:
         if cached is None:
             return Reading("unreachable", "offline, and not in the cache: run the check once online")
         return _as_source(url, _reading(cached))
@@ -179,7 +178,7 @@ def check_sources(
         citations.setdefault(row["source_id"], []).append(row)
     addressed = [row for row in sources if row["url"]]
     if offline:
-        readings = [read_address(row["url"], cache, offline=True) for row in addressed]
+        readings = [read_address(row["url"], cache) for row in addressed]
     else:
         with client(timeout) as http, ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             readings = list(pool.map(lambda row: read_address(row["url"], cache, http=http, max_bytes=max_bytes), addressed))
