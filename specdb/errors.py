@@ -57,3 +57,9 @@ class GitError(SpecdbError):
 
 class MissingExtra(SpecdbError):
     """An optional dependency is not installed."""
+
+
+class ReviewRefused(SpecdbError):
+    """A re-review the source does not bear out (a quote not found, a source gone or moved): nothing is written."""
+
+    exit_code = EXIT_FINDINGS

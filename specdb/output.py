@@ -284,8 +284,9 @@ def wrapped_lines(lines: Iterable[str], width: int | None, indent: int = 4) -> s
 # ANSI styles for a terminal; `colour_enabled` says when to use them.
 BOLD, RESET = "\033[1m", "\033[0m"
 _VERDICT_COLOURS = {"error": "\033[31m", "mismatch": "\033[31m", "stale": "\033[33m", "warn": "\033[33m", "mixed-basis": "\033[33m",
-                    "ambiguous": "\033[33m", "ok": "\033[32m"}
-_COLOURED_COLUMNS = ("level", "verdict")
+                    "ambiguous": "\033[33m", "ok": "\033[32m", "changed": "\033[33m", "unreachable": "\033[33m", "gone": "\033[31m",
+                    "moved": "\033[31m", "quote-missing": "\033[31m", "quote-found": "\033[32m"}
+_COLOURED_COLUMNS = ("level", "verdict", "source_status", "quote_status")
 
 
 def colour_enabled(stream: TextIO) -> bool:

@@ -73,7 +73,7 @@ def test_a_read_connection_reads_rows_by_name_checks_references_and_cannot_write
 def test_revisions_outside_the_known_ones_are_refused_by_name(tmp_path):
     with pytest.raises(DatabaseError, match=r"not a specdb database \(no schema version\)"):
         check_revision(tmp_path, None)
-    with pytest.raises(DatabaseError, match=r"made by a newer specdb \(schema revision 9999\); this specdb knows up to 0005"):
+    with pytest.raises(DatabaseError, match=r"made by a newer specdb \(schema revision 9999\); this specdb knows up to 0006"):
         check_revision(tmp_path, "9999")
     check_revision(tmp_path, "0001")
 

@@ -854,14 +854,17 @@ def test_a_database_upgraded_from_the_schema_before_digests_is_compared_by_its_r
     from specdb.db.builder import upgrade
     from specdb.db.store import schema_revision
 
-    older = _edited_copy(databases, tmp_path, "DROP TABLE runtime_name", "DROP TABLE record_digest", "UPDATE alembic_version SET version_num = '0003'")
+    older = _edited_copy(
+        databases, tmp_path, "DROP TABLE runtime_name", "DROP TABLE record_digest", "ALTER TABLE source DROP COLUMN fingerprint",
+        "UPDATE alembic_version SET version_num = '0003'",
+    )
     for old, new in ((str(older), str(databases / "edited.sqlite")), (str(databases / "edited.sqlite"), str(older))):
         found, *read = _reading_changes_only(old, new, history)
         expected, *versions = _whole(old, new, history)
         assert found == expected and _same_versions(read, versions)
     upgrade(older)
     with sqlite3.connect(older) as connection:
-        assert schema_revision(connection) == "0005" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
+        assert schema_revision(connection) == "0006" and connection.execute("SELECT count(*) FROM record_digest").fetchone() == (0,)
     assert changed_records(older, databases / "edited.sqlite") == {"test-gpu", "test-brief"}
     found, *read = _reading_changes_only(str(older), str(databases / "edited.sqlite"), history)
     expected, *versions = _whole(str(older), str(databases / "edited.sqlite"), history)

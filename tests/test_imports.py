@@ -15,7 +15,7 @@ LAYERS = (
     {"load", "locations"},
     {"db"},
     {"analysis"},
-    {"versions", "collective", "check", "export"},
+    {"versions", "collective", "check", "export", "sources"},
     {"cli", "__main__", "mcpserver"},
 )
 

@@ -136,7 +136,7 @@ def test_the_server_holds_the_meta_of_the_file_and_a_second_build_does_nothing(s
     with psycopg.connect(server_db) as connection:
         on_server = dict(connection.execute("SELECT key, value FROM specdb.meta").fetchall())
         revision = connection.execute("SELECT version_num FROM specdb.alembic_version").fetchone()[0]
-    assert on_server == on_file and revision == "0005"
+    assert on_server == on_file and revision == "0006"
     # the password is not printed
     password = urlsplit(server_db).password
     assert password and password not in first.stderr and password not in again.stderr
@@ -620,7 +620,7 @@ def test_the_migrations_upgrade_a_server_schema_made_at_every_earlier_revision(s
     finally:
         engine.dispose()
     assert revision == start and "collective_run" not in tables and "figure" in tables
-    assert (head, differences) == ("0005", [])
+    assert (head, differences) == ("0006", [])
 
 
 def test_specdb_sql_on_the_server_keeps_every_column_of_one_name(server_db):

@@ -178,7 +178,7 @@ def test_a_new_database_has_the_schema_the_migrations_make(tmp_path):
     sqlschema.create(connection)
     connection.close()
     assert _described(scripted) == _described(migrated)
-    assert _described(migrated)["revision"] == [("0005",)]
+    assert _described(migrated)["revision"] == [("0006",)]
 
 
 def test_a_row_the_database_refuses_is_never_dropped_silently(specs, db, monkeypatch):

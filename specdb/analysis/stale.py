@@ -1,6 +1,8 @@
-"""Which figures need re-review: before a cut-off date, older than an age, or past their review policy.
+"""Which figures need re-review: before a cut-off date, older than an age, past their review policy, or citing a source whose
+text changed since its last review.
 
-The policy of each figure was resolved at build time (`format.policy`); error is checked before warn.
+The policy of each figure was resolved at build time (`format.policy`); error is checked before warn, and a changed source
+marks a figure that no age does.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ import datetime as dt
 import sqlite3
 from typing import Any
 
-from specdb.db.catalog import figure_sources, figures_to_review
+from specdb.db.catalog import figure_sources, figures_citing, figures_to_review
 from specdb.errors import UsageError
 from specdb.format.policy import before, parse_age, parse_cutoff
 
@@ -23,8 +25,10 @@ def stale_figures(
     since: str | None = None,
     older_than: str | None = None,
     today: dt.date | None = None,
+    changed_sources: set[str] = frozenset(),
 ) -> list[dict[str, Any]]:
-    """Figures needing review, oldest first, each with a level: 'stale' against a cut-off, else 'error' or 'warn' by policy."""
+    """Figures needing review, oldest first, each with a level: 'stale' against a cut-off, else 'error' or 'warn' by policy, else
+    'changed' when a source it cites changed since its review (`changed_sources`, the ids `sources.cache` finds)."""
     today = today or dt.date.today()
     if since and older_than:
         raise UsageError("give --since or --older-than, not both")
@@ -40,6 +44,14 @@ def stale_figures(
         found["level"] = level
         found["cutoff"] = cutoff.isoformat() if cutoff else None
         rows.append(found)
+    listed = {row["id"] for row in rows}
+    for row in figures_citing(connection, sorted(changed_sources)):
+        if row["id"] not in listed:
+            found = dict(row)
+            reviewed = dt.date.fromisoformat(row["reviewed"])
+            found.update(age_days=(today - reviewed).days, level="changed", cutoff=cutoff.isoformat() if cutoff else None)
+            rows.append(found)
+    rows.sort(key=lambda row: (row["reviewed"], row["record_id"], row["figure"]))
     sources = figure_sources(connection, [row.pop("id") for row in rows])
     for row, source_ids in zip(rows, sources):
         row["sources"] = source_ids
@@ -59,6 +71,6 @@ def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, er
 
 
 def failing(rows: list[dict[str, Any]], *, strict: bool) -> bool:
-    """Whether `stale --check` fails: any stale or error row, and warn rows too when strict."""
-    failing_levels = {"stale", "error", "warn"} if strict else {"stale", "error"}
+    """Whether `stale --check` fails: any stale, error or changed row, and warn rows too when strict."""
+    failing_levels = {"stale", "error", "changed", "warn"} if strict else {"stale", "error", "changed"}
     return any(row["level"] in failing_levels for row in rows)

@@ -11,6 +11,8 @@ COMMANDS = {
     "peak": ("specdb.cli.peak", "peak"),
     "sql": ("specdb.cli.query", "sql"),
     "stale": ("specdb.cli.stale", "stale"),
+    "sources": ("specdb.cli.sources", "sources_app"),
+    "review": ("specdb.cli.sources", "review"),
     "collective": ("specdb.cli.collective", "collective"),
     "import": ("specdb.cli.imports", "import_app"),
     "plot": ("specdb.cli.plot", "plot_app"),

@@ -339,6 +339,19 @@ def figures_to_review(connection: sqlite3.Connection, reviewed_before: str | Non
     return connection.execute(sql + " ORDER BY f.reviewed, f.record_id, f.name", params)
 
 
+def figures_citing(connection: sqlite3.Connection, source_ids: list[str]) -> list[sqlite3.Row]:
+    """The figures that cite any of these sources themselves, with the columns of `figures_to_review`."""
+    if not source_ids:
+        return []
+    marks = ", ".join("?" * len(source_ids))
+    return connection.execute(
+        "SELECT f.id, f.record_id, r.kind, f.name AS figure, f.value_text AS value, f.status, f.reviewed, f.warn_after, f.error_after"
+        " FROM figure f JOIN record r ON r.id = f.record_id"
+        f" WHERE f.id IN (SELECT figure_id FROM citation WHERE claim_id IS NULL AND source_id IN ({marks}))"
+        " ORDER BY f.reviewed, f.record_id, f.name", source_ids,
+    ).fetchall()
+
+
 def hardware_names(connection: sqlite3.Connection) -> list[tuple[str, str, str | None, str | None, list[str]]]:
     """Every record but the sources: id, name, vendor, family and aliases, by id."""
     aliases: dict[str, list[str]] = {}
@@ -374,3 +387,44 @@ def every_figure(connection: sqlite3.Connection) -> Iterable[tuple[Any, ...]]:
     return connection.execute(
         "SELECT id, record_id, name, value, value_text, dimension, direction, scope, precision, as_of FROM figure ORDER BY record_id, name"
     )
+
+
+def sources_to_check(connection: sqlite3.Connection, record_id: str | None = None, source_id: str | None = None) -> list[sqlite3.Row]:
+    """The sources a record cites (or every source), or the one named: id, url, citation, fingerprint and path, by id.
+    The record is any name `resolve` takes; an unknown source is NotFound with the closest ids."""
+    sql, params = "SELECT s.id, s.url, s.citation, s.fingerprint, s.path FROM source s", []
+    if record_id is not None:
+        sql += " WHERE s.id IN (SELECT c.source_id FROM citation c JOIN figure f ON f.id = c.figure_id WHERE f.record_id = ?)"
+        params.append(resolve(connection, record_id))
+    if source_id is not None:
+        known = [row[0] for row in connection.execute("SELECT id FROM source")]
+        if source_id not in known:
+            from specdb.suggest import did_you_mean
+
+            raise NotFound(f"no source '{source_id}'{did_you_mean(source_id, known)}")
+        sql += (" AND" if params else " WHERE") + " s.id = ?"
+        params.append(source_id)
+    return connection.execute(sql + " ORDER BY s.id", params).fetchall()
+
+
+def source_citations(connection: sqlite3.Connection, source_ids: list[str], record_id: str | None = None) -> list[sqlite3.Row]:
+    """The citations of these sources by figures and their alternatives (a history entry quotes what a source said then, not
+    now): source id, record id, figure name, claim kind (None for the figure itself) and quote, in that order."""
+    found = []
+    for start in range(0, len(source_ids), 500):
+        chunk = source_ids[start:start + 500]
+        sql = (
+            "SELECT DISTINCT c.source_id, f.record_id, f.name AS figure, cl.claim_kind, c.quote"
+            " FROM citation c JOIN figure f ON f.id = c.figure_id LEFT JOIN claim cl ON cl.id = c.claim_id"
+            f" WHERE c.source_id IN ({', '.join('?' * len(chunk))}) AND (cl.claim_kind IS NULL OR cl.claim_kind != 'history')"
+        )
+        params: list[Any] = list(chunk)
+        if record_id is not None:
+            sql, params = sql + " AND f.record_id = ?", params + [resolve(connection, record_id)]
+        found += connection.execute(sql + " ORDER BY c.source_id, f.record_id, f.name, c.quote", params).fetchall()
+    return found
+
+
+def source_fingerprints(connection: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    """The sources reviewed with a fingerprint: id, url and fingerprint."""
+    return connection.execute("SELECT id, url, fingerprint FROM source WHERE fingerprint IS NOT NULL AND url IS NOT NULL ORDER BY id").fetchall()

@@ -51,6 +51,7 @@ class Source(SQLModel, table=True):
     accessed: Optional[str] = None
     notes: Optional[str] = None
     path: str
+    fingerprint: Optional[str] = None
 
 
 class Alias(SQLModel, table=True):

@@ -102,7 +102,7 @@ def _owned_rows(
         yield "source", {
             "id": model.id, "name": model.name, "publisher": model.publisher, "url": model.url,
             "citation": model.citation, "published": _iso(model.published), "accessed": _iso(model.accessed),
-            "notes": model.notes, "path": relpath,
+            "notes": model.notes, "path": relpath, "fingerprint": model.fingerprint,
         }
         return
     yield "record", {

@@ -30,7 +30,7 @@ CREATE TABLE source (
 	published VARCHAR, 
 	accessed VARCHAR, 
 	notes VARCHAR, 
-	path VARCHAR NOT NULL, 
+	path VARCHAR NOT NULL, fingerprint VARCHAR, 
 	CONSTRAINT pk_source PRIMARY KEY (id)
 );
 CREATE TABLE alias (
@@ -146,4 +146,4 @@ CREATE TABLE runtime_name (
 	CONSTRAINT fk_runtime_name_source_id_source FOREIGN KEY(source_id) REFERENCES source (id)
 );
 CREATE INDEX ix_runtime_name_record_id ON runtime_name (record_id);
-INSERT INTO alembic_version (version_num) VALUES ('0005');
+INSERT INTO alembic_version (version_num) VALUES ('0006');

@@ -40,6 +40,7 @@ TABLES: dict[str, tuple[str, dict[str, str]]] = {
         "accessed": "Date the source was read (ISO).",
         "notes": "Free-text notes on the source.",
         "path": "Spec file the source comes from, relative to the specs folder.",
+        "fingerprint": "SHA-256 of the source's text (normalised) when it was last reviewed, 'sha256:' and 64 hex digits.",
     }),
     "alias": ("Other names a record is known by.", {
         "alias_key": "The alias casefolded, for lookups.",

@@ -272,6 +272,8 @@ class SourceRecord(Strict):
     citation: Text | None = None
     published: PastDateField | None = None
     accessed: PastDateField | None = None
+    # The content's fingerprint when it was last reviewed (`specdb review` writes it; `sources check` and `stale` compare with it).
+    fingerprint: Annotated[str, StringConstraints(pattern=r"^sha256:[0-9a-f]{64}$")] | None = None
     notes: Text | None = None
 
     @model_validator(mode="after")
