@@ -111,11 +111,6 @@ class Calibration:
     def latency(self, platform: str, tier: str, algorithm: str, operation: str) -> Value | None:
         return self._lookup(platform, tier, algorithm, operation, "latency")
 
-    def has_in_network_reduction(self, platform: str) -> bool:
-        """NVLink SHARP counts as present where a run on this platform or on its scale-up link used it."""
-        link = self.topologies[platform].platform.scale_up_link
-        return any(d.algorithm == "nvls" and (d.platform == platform or (link and d.link == link)) for d in self.derived)
-
     def _lookup(self, platform: str, tier: str, algorithm: str, operation: str, quantity: str) -> Value | None:
         found = self._chain(platform, tier, algorithm, operation, quantity)
         stand_in = STAND_IN.get(algorithm)
