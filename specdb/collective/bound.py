@@ -141,8 +141,10 @@ def bus_factor(operation: str, accelerators: int | None) -> float:
 class Topology:
     """What the bound reads of a platform: its tiers, the scale-up link's shape, latency figures and in-network reduction.
 
-    in_network_reduction names the figure saying the scale-out fabric's switches reduce (InfiniBand SHARP),
-    scale_up_reduction the platform's figure saying its scale-up switches do (NVLink SHARP), each as `record.figure`.
+    in_network_reduction names the figure saying the scale-out fabric's switches can reduce (InfiniBand SHARP),
+    network_reduction the platform's figure saying its reference design enables that, scale_up_reduction the
+    platform's figure saying its scale-up switches reduce (NVLink SHARP), each as `record.figure`. The switches'
+    capability is what an explicit --algorithm collnet needs; the platform's word is what the automatic choice needs.
     """
 
     platform: Platform
@@ -151,6 +153,7 @@ class Topology:
     latencies: dict[str, tuple[float, str] | None]
     in_network_reduction: str | None = None
     scale_up_reduction: str | None = None
+    network_reduction: str | None = None
 
     @classmethod
     def read(cls, connection: sqlite3.Connection, platform: Platform) -> "Topology":
@@ -160,11 +163,11 @@ class Topology:
             "scale-up": _figure(figures, platform.scale_up_link, figure_names.LATENCY),
             "scale-out": _figure(figures, platform.scale_out_fabric, figure_names.LATENCY),
         }, _named(figures, platform.scale_out_fabric, figure_names.STREAMING_AGGREGATION_TREES),
-            _named(figures, platform.id, figure_names.IN_NETWORK_REDUCTION_DOMAIN))
+            _named(figures, platform.id, figure_names.IN_NETWORK_REDUCTION_DOMAIN), _named(figures, platform.id, figure_names.NETWORK_REDUCTION_NODES))
 
     def without_in_network_reduction(self) -> "Topology":
         """The same platform with neither switch reducing: a cluster that does not enable SHARP, or --no-in-network."""
-        return replace(self, in_network_reduction=None, scale_up_reduction=None)
+        return replace(self, in_network_reduction=None, scale_up_reduction=None, network_reduction=None)
 
     def bandwidth(self, tier: str) -> Bandwidth:
         found = self.platform.tiers[{"scale-up": "scale_up", "scale-out": "scale_out"}[tier]]

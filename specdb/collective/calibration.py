@@ -15,7 +15,8 @@ link (scale-up) or fabric (scale-out), from the same vendor, from any
 platform. At each step runs of the same operation come first; where there
 are none, the other operations' runs there are used and the value names
 them. The tree and collnet algorithms, with no run of their own, take the
-ring's. Every value says where it came from.
+ring's. Every value says where it came from. A run whose algorithm the
+library chose (`default`) is not used here: it checks the estimate.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from specdb.db.figures import DatabaseFigures
 from specdb.analysis.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
+DEFAULT = "default"
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
 # An algorithm with no run of its own takes the efficiency and latency of this one.
 STAND_IN = {"tree": "ring", "collnet": "ring"}
@@ -89,10 +91,11 @@ class Value:
 class Calibration:
     """Every run in the data (or a chosen subset), turned into efficiencies and latencies to look up."""
 
-    def __init__(self, connection: sqlite3.Connection, exclude: int | None = None):
+    def __init__(self, connection: sqlite3.Connection, exclude: frozenset[int] = frozenset()):
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
-        self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.platform in self.topologies]
+        # A run where the library chose the algorithm (`default`) checks the estimate's own choice but calibrates no algorithm.
+        self.runs = [run for run in read_runs(connection) if run.figure_id not in exclude and run.platform in self.topologies and run.algorithm != DEFAULT]
         self.unused: list[str] = []
         self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._derive(self._efficiency, run)] if derived]
         self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]

@@ -16,8 +16,8 @@ import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from specdb.collective.calibration import Calibration, is_bandwidth_run, read_runs
-from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, pipelined, slowest_phase, without_count
+from specdb.collective.calibration import Calibration
+from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, even_domains, pipelined, slowest_phase, without_count
 from specdb.errors import UsageError
 from specdb.format.figure_names import IN_NETWORK_REDUCTION_DOMAIN
 from specdb.format.counting import BASES
@@ -191,12 +191,14 @@ def estimate(
     latency: float | None = None,
     in_network: bool = True,
     calibration: Calibration | None = None,
+    domains: int | None = None,
 ) -> Estimate:
     """Estimate one collective; `seconds` is the time to expect, `bound_seconds` the peak bound.
 
     accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do.
     algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does, among those the
     platform's topology offers; in_network=False leaves out reduction in the switches (NVLink and InfiniBand SHARP).
+    domains, when given, spreads the accelerators evenly over that many scale-up domains (a measured run's nodes).
     """
     for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
         if value not in allowed:
@@ -214,10 +216,12 @@ def estimate(
     topology = offered if in_network else offered.without_in_network_reduction()
     if algorithm == "nvls" and topology.scale_up_reduction is None:
         raise UsageError(f"{found.id} has no {IN_NETWORK_REDUCTION_DOMAIN} figure: its scale-up switches do not reduce (no NVLink SHARP) in the data; choose ring or tree")
+    spread = even_domains(accelerators, domains) if domains and accelerators and domains > 1 else None
     candidates = [algorithm] if algorithm != "auto" else _candidates(operation, topology, accelerators, tier)
     results = {}
     for name in candidates:
-        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
+        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency,
+                       domains=spread)
         results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
     best = min(results.values(), key=lambda result: result.seconds)
     considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
@@ -230,12 +234,12 @@ IN_NETWORK = ("nvls", "collnet")
 
 def _candidates(operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
     """The algorithms the topology offers: the ring and tree everywhere, NVLink SHARP where the scale-up switches reduce,
-    CollNet (and NVLS beyond one domain) where the scale-out switches do too, as NCCL offers them."""
+    CollNet (and NVLS beyond one domain) where the platform's reference design has the scale-out switches reduce too."""
     if operation != "all-reduce":
         return ["ring"]
     names = ["ring", "tree"]
     inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
-    across = tier == "auto" and not inside and topology.in_network_reduction is not None
+    across = tier == "auto" and not inside and topology.in_network_reduction is not None and topology.network_reduction is not None
     if across:
         names.append("collnet")
     if (inside or across) and topology.scale_up_reduction is not None:
@@ -263,22 +267,25 @@ def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network:
 
 
 def _in_network_line(result: Bound, topology: Topology, in_network: bool) -> str:
-    up, out = topology.scale_up_reduction, topology.in_network_reduction
+    up, out, enabled = topology.scale_up_reduction, topology.in_network_reduction, topology.network_reduction
     nvlink = f"NVLink SHARP in the scale-up switches ({up})"
-    infiniband = f"InfiniBand SHARP in the scale-out switches ({out}; the switches support it, a cluster must enable it)"
-    if result.algorithm == "nvls":
-        across = any(phase.algorithm == "collnet" for phase in result.phases)
-        return f"assumed: {nvlink}" + (f" and {infiniband}" if across else "") + "; --no-in-network leaves it out"
-    if result.algorithm == "collnet":
-        return f"assumed: {infiniband}; --no-in-network leaves it out"
-    offered = [name for name, figure in ((nvlink, up), (infiniband, out)) if figure]
-    if not offered:
-        return f"none: {result.platform} has no reduction in its switches in the data"
+    infiniband = f"InfiniBand SHARP in the scale-out switches ({out}" + (f", enabled in the reference design: {enabled})" if enabled else ")")
+    across = any(phase.algorithm == "collnet" for phase in result.phases)
+    assumed = [name for name, used in ((nvlink, result.algorithm == "nvls"), (infiniband, across)) if used]
+    if assumed:
+        asked = "" if enabled or not across else "; the platform's record does not say its reference design enables InfiniBand SHARP, so only --algorithm assumes it"
+        return f"assumed: {' and '.join(assumed)}{asked}; --no-in-network leaves it out"
+    offered = [name for name, figure in ((nvlink, up), (infiniband, out and enabled)) if figure]
+    unstated = (f"; {out.split('.')[0]}'s switches can reduce ({out}), but {result.platform}'s record does not say its reference design "
+                "enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)") if out and not enabled and in_network else ""
     if not in_network:
-        return f"none: --no-in-network leaves out {' and '.join(offered)}"
+        dropped = [name for name, figure in ((nvlink, up), (f"InfiniBand SHARP in the scale-out switches ({out})", out)) if figure]
+        return f"none: --no-in-network leaves out {' and '.join(dropped)}" if dropped else f"none: {result.platform} has no reduction in its switches in the data"
+    if not offered:
+        return f"none: {result.platform} has no reduction in its switches in the data{unstated}"
     if result.operation != "all-reduce":
-        return f"none: only an all-reduce reduces in the switches here ({result.platform} offers {' and '.join(offered)})"
-    return f"none in the chosen algorithm ({result.platform} offers {' and '.join(offered)})"
+        return f"none: only an all-reduce reduces in the switches here ({result.platform} offers {' and '.join(offered)}){unstated}"
+    return f"none in the chosen algorithm ({result.platform} offers {' and '.join(offered)}){unstated}"
 
 
 def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
@@ -291,28 +298,6 @@ def _expect(calibration: Calibration, platform: str, operation: str, phase: Phas
         latency.value if latency else phase.latency,
         latency.source if latency else phase.latency_source if phase.latency_left_out else f"no small-message run: {phase.latency_source}",
     )
-
-
-def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Each measured run predicted from all the others: the estimate's time over the measured time."""
-    rows = []
-    for run in read_runs(connection):
-        calibration = Calibration(connection, exclude=run.figure_id)
-        if run.platform not in calibration.topologies:
-            continue
-        if run.scope == "per-port":
-            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm, run.operation)
-            port = calibration.port_bandwidth(run.platform)
-            predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
-            source = efficiency.source if efficiency else "no measured run: the peak bound"
-        else:
-            result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
-                              algorithm=run.algorithm, calibration=calibration)
-            predicted = result.seconds / run.measured_seconds
-            source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
-        if predicted is not None:
-            rows.append({"run": run.label, "size": format_value(run.size_bytes, "size") if run.size_bytes else "peak", "estimate_over_measured": round(predicted, 3), "calibrated_on": source})
-    return rows
 
 
 def describe(result: Estimate) -> list[dict[str, Any]]:

@@ -101,6 +101,7 @@ FIGURES: dict[str, FigureName] = {
     # systems and clusters
     "accelerators": _count((SYSTEM, CLUSTER), "accelerators in the system or cluster"),
     "scale_up_domain": _count((SYSTEM,), "accelerators in one scale-up domain of the system"),
+    "network_reduction_nodes": _count((SYSTEM,), "nodes (scale-up domains) one reduction in the scale-out switches spans in the system's reference design (InfiniBand SHARP, NCCL's CollNet); where a system has it, an all-reduce across domains may reduce in the network"),
     "in_network_reduction_domain": _count(
         (SYSTEM,), "accelerators one reduction in the scale-up switches spans (NVLink SHARP, NCCL's NVLS); where a system has it, an all-reduce may reduce in its switches"
     ),
