@@ -15,7 +15,7 @@ link (scale-up) or fabric (scale-out), from the same vendor, from any
 platform. At each step runs of the same operation come first; where there
 are none, the other operations' runs there are used and the value names
 them. The tree and collnet algorithms, with no run of their own, take the
-ring's. Every value says where it came from. A run whose algorithm the
+ring's (the tree's efficiency times NCCL's own tree factor, 0.92). Every value says where it came from. A run whose algorithm the
 library chose (`default`) is not used here: it checks the estimate.
 """
 
@@ -36,6 +36,9 @@ DEFAULT = "default"
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
 # An algorithm with no run of its own takes the efficiency and latency of this one.
 STAND_IN = {"tree": "ring", "collnet": "ring"}
+# ...and its efficiency times this: NCCL's own model gives a tree all-reduce 0.92 of the bus bandwidth of its graph
+# (src/graph/tuning.cc, `if (a == NCCL_ALGO_TREE) busBw = std::min(busBw*.92, ...)`; the nvidia-nccl-tuning-model source).
+STAND_IN_FACTOR = {"tree": (0.92, "NCCL's tree bandwidth factor, src/graph/tuning.cc")}
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,9 @@ class Calibration:
         stand_in = STAND_IN.get(algorithm)
         if found is None and stand_in:
             found = self._chain(platform, tier, stand_in, operation, quantity)
+            if found is not None and quantity == "efficiency" and algorithm in STAND_IN_FACTOR:
+                factor, why = STAND_IN_FACTOR[algorithm]
+                return Value(found.value * factor, f"{found.source}; the {stand_in}'s x {factor:g} ({why}), no {algorithm} run measured")
             if found is not None:
                 return Value(found.value, f"{found.source}; the {stand_in}'s, no {algorithm} run measured")
         return found
