@@ -1107,3 +1107,36 @@ def test_no_in_network_refuses_an_algorithm_that_needs_it(cli):
     assert table.exit_code == 0 and "in-network reduction: none: test-system has no reduction in its switches in the data" in table.stdout
     document = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--platform", "test-system", "-f", "json").stdout)
     assert document["assumptions"][0] == "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks"
+
+
+def test_a_run_where_the_library_chose_checks_the_estimate_and_calibrates_nothing(specs, db):
+    # An 8 GiB ring at 360 GB/s busbw calibrates the ring (360 / 450 = 80 %); a run where NCCL chose, at 400 GB/s, is held out:
+    # the estimate's own choice (the ring, at 1.75 S / 360 GB/s) over its measured 1.75 S / 400 GB/s is 400 / 360.
+    system = specs / "system" / "test-system.yaml"
+    chose = RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread="").replace("algorithm: ring", "algorithm: default")
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_default_8gib:\n" + chose)
+    connection = open_fresh(db, specs)
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=8, algorithm="ring")
+    assert result.expected[0].efficiency == pytest.approx(0.8)
+    assert result.expected[0].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_8gib"
+    [row] = held_out(connection)
+    assert (row["run"], row["algorithm"], row["estimate_over_measured"]) == ("test-system.measured_all_reduce_busbw_8gpu_default_8gib", "ring", round(400 / 360, 3))
+    assert [row["run"] for row in leave_one_out(connection)] == ["test-system.measured_all_reduce_busbw_8gpu_ring_8gib"]
+
+
+def test_leaving_the_platform_out_borrows_from_the_platforms_on_its_link(specs, db):
+    # test-system (a ring at 360 GB/s and one at 380) and test-system-b (a ring at 400), all on test-link. Left out alone, the
+    # 360 run takes its own platform's other run (380); with its whole platform left out, test-system-b's 400: 360 / 400 = 0.9.
+    text = (specs / "system" / "test-system.yaml").read_text()
+    (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_ring_a:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                                                      + "  measured_all_reduce_busbw_8gpu_ring_b:\n" + RUN.format(busbw="380 GB/s", gpus=8, size="8 GiB", spread=""))
+    (specs / "system" / "test-system-b.yaml").write_text(
+        text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B")
+        + "  measured_all_reduce_busbw_8gpu_ring:\n" + RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread=""))
+    connection = open_fresh(db, specs)
+    one = {row["run"]: row for row in leave_one_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
+    assert one["estimate_over_measured"] == round(360 / 380, 3) and one["calibrated_on"].startswith("measured on this platform")
+    platform = {row["run"]: row for row in leave_platform_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
+    assert platform["estimate_over_measured"] == 0.9
+    assert platform["calibrated_on"] == "borrowed from platforms on test-link: test-system-b.measured_all_reduce_busbw_8gpu_ring"
