@@ -1056,8 +1056,8 @@ def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(
         "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
         f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
         f"efficiency of {inside}: 82% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_8gpu_ring",
-        f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
-        "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib",
+        (f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
+         "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib"),
         f"efficiency of {across}: 94% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring",
         f"latency of {across}: no small-message run: infiniband-ndr.latency",
     ]
@@ -1076,9 +1076,9 @@ def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(
 
 @pytest.mark.parametrize("platform, operation, gpus, line", [
     # MI300X's xGMI mesh has no switch to reduce in; its InfiniBand switches could, but its record does not say they do.
-    ("mi300x-platform", "all-reduce", 8, "in-network reduction: none: amd-mi300x-platform has no reduction in its switches in the data; "
-     "infiniband-ndr's switches can reduce (infiniband-ndr.streaming_aggregation_trees), but amd-mi300x-platform's record does not say its "
-     "reference design enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)"),
+    ("mi300x-platform", "all-reduce", 8, ("in-network reduction: none: amd-mi300x-platform has no reduction in its switches in the data; "
+                                          "infiniband-ndr's switches can reduce (infiniband-ndr.streaming_aggregation_trees), but amd-mi300x-platform's "
+                                          "record does not say its reference design enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)")),
     ("hgx-h100", "all-gather", 8, f"in-network reduction: none: only an all-reduce reduces in the switches here ({H100_OFFERS}"),
 ])
 def test_the_in_network_line_says_why_there_is_none(bundled, platform, operation, gpus, line):

@@ -13,7 +13,13 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from specdb.collective.calibration import DEFAULT, Calibration, Run, is_bandwidth_run, read_runs
+from specdb.collective.calibration import (
+    DEFAULT,
+    Calibration,
+    Run,
+    is_bandwidth_run,
+    read_runs,
+)
 from specdb.collective.estimate import estimate
 from specdb.format.units import format_value
 
