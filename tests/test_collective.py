@@ -1088,6 +1088,12 @@ def test_the_in_network_line_says_why_there_is_none(bundled, platform, operation
         assert result.assumptions[0] == "algorithm: ring, NCCL runs all-gather as a ring"
 
 
+@pytest.mark.parametrize("operation", ["all-to-all", "point-to-point"])
+def test_an_operation_without_a_choice_of_algorithm_says_so(bundled, operation):
+    result = estimate(bundled, operation, platform="hgx-h100", size_bytes=GIB8, accelerators=8)
+    assert result.assumptions[0] == f"algorithm: ring, {operation} sends to each peer directly: there is no algorithm to choose"
+
+
 def test_nvls_is_considered_on_gb200_nvl72_with_a_borrowed_efficiency_it_states(bundled):
     # No NVLS run is measured on GB200 NVL72; its record says the NVLink switches reduce, so NVLS is offered, and its
     # efficiency is that of the NVLS run on GB300 NVL72, on the same NVLink 5: 930.60 GB/s busbw of 64 GPUs is

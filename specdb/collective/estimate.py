@@ -255,10 +255,10 @@ def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network:
         why = f"as asked with --algorithm {asked}"
     elif result.considered:
         why = f"the fastest expected of {', '.join(result.considered)}, as NCCL's tuner picks"
-    elif bound_.operation == "all-reduce":
-        why = "the only algorithm for this placement"
-    else:
+    elif bound_.operation in ("all-gather", "reduce-scatter"):
         why = f"NCCL runs {bound_.operation} as a ring"
+    else:
+        why = f"{bound_.operation} sends to each peer directly: there is no algorithm to choose"
     lines = [f"algorithm: {bound_.algorithm}, {why}", f"in-network reduction: {_in_network_line(bound_, topology, in_network)}"]
     for e in result.expected:
         lines.append(f"efficiency of {e.phase.name}: {e.efficiency:.0%} of one direction, {e.efficiency_source}")
