@@ -1,10 +1,11 @@
-"""How well the expected collective time predicts a published run it was not calibrated on (leave-one-out).
+"""How well the expected collective time predicts published runs it was not calibrated on.
 
 Usage: python bench/collective_calibration.py
 
-Each measured run in the bundled data is predicted from all the others
-(`specdb.collective.estimate.leave_one_out`); the table gives estimate / measured per
-run and the distribution of the ratios, beside the peak bound / measured.
+Three tables over the bundled data (`specdb.collective.validation`): leave one out (each calibration run
+predicted from the others), leave the platform out (each run predicted with its whole platform's runs set aside)
+and held out (the runs whose algorithm NCCL chose, which calibrate nothing, predicted with the estimate's own
+choice). Each gives estimate / measured per run, the peak bound / measured beside it, and the distribution.
 """
 
 from __future__ import annotations
@@ -14,39 +15,35 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from specdb.collective.calibration import Calibration, read_runs
-from specdb.collective.estimate import estimate, leave_one_out
-from specdb.resources import bundled_specs
+from specdb.collective.validation import held_out, leave_one_out, leave_platform_out
 from specdb.db.access import open_fresh
+from specdb.resources import bundled_specs
 
 
-def bound_ratios(connection) -> dict[str, float]:
-    """Peak bound / measured for each run: what the estimate gave before calibration."""
-    calibration = Calibration(connection)
-    ratios = {}
-    for run in read_runs(connection):
-        if run.scope == "per-port":
-            ratios[run.label] = run.busbw / calibration.port_bandwidth(run.platform)
-            continue
-        result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size,
-                          accelerators=run.accelerators, algorithm=run.algorithm, calibration=calibration)
-        ratios[run.label] = result.bound_seconds / run.measured_seconds
-    return ratios
+def summary(label: str, ratios: list[float]) -> str:
+    errors = [abs(math.log(ratio)) for ratio in ratios]
+    within = sum(1 for ratio in ratios if 1 / 1.25 <= ratio <= 1.25)
+    return (f"{label} / measured over {len(ratios)} runs: min {min(ratios):.2f}, median {statistics.median(ratios):.2f}, max {max(ratios):.2f}; "
+            f"median |error| {math.exp(statistics.median(errors)) - 1:.1%}, worst {math.exp(max(errors)) - 1:.1%}; within 25 %: {within} of {len(ratios)}")
+
+
+def table(title: str, rows: list[dict]) -> None:
+    print(f"\n## {title}\n")
+    print("| run | GPUs | domains | size | algorithm | estimate / measured | peak bound / measured |")
+    print("| --- | ---: | ---: | --- | --- | ---: | ---: |")
+    for row in rows:
+        print(f"| {row['run']} | {row['gpus']} | {row['domains']} | {row['size']} | {row['algorithm']} | {row['estimate_over_measured']:.2f} | {row['bound_over_measured']:.2f} |")
+    print()
+    print(summary("estimate", [row["estimate_over_measured"] for row in rows]))
+    print(summary("peak bound", [row["bound_over_measured"] for row in rows]))
 
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         connection = open_fresh(Path(folder) / "specdb.sqlite", bundled_specs())
-        rows = leave_one_out(connection)
-        bounds = bound_ratios(connection)
-    print("| run | size | estimate / measured | peak bound / measured | calibrated on |")
-    print("| --- | --- | ---: | ---: | --- |")
-    for row in rows:
-        print(f"| {row['run']} | {row['size']} | {row['estimate_over_measured']:.2f} | {bounds[row['run']]:.2f} | {row['calibrated_on']} |")
-    for label, ratios in (("estimate", [row["estimate_over_measured"] for row in rows]), ("peak bound", list(bounds.values()))):
-        errors = [abs(math.log(ratio)) for ratio in ratios]
-        print(f"\n{label} / measured over {len(ratios)} runs: min {min(ratios):.2f}, median {statistics.median(ratios):.2f}, "
-              f"max {max(ratios):.2f}; median |error| {math.exp(statistics.median(errors)) - 1:.1%}, worst {math.exp(max(errors)) - 1:.1%}")
+        table("Leave one out", leave_one_out(connection))
+        table("Leave the platform out", leave_platform_out(connection))
+        table("Held out (NCCL chose the algorithm; never calibrated on)", held_out(connection))
 
 
 if __name__ == "__main__":

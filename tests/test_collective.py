@@ -11,7 +11,8 @@ import json
 import pytest
 
 from conftest import TEST_SPECS
-from specdb.collective.estimate import describe, estimate, leave_one_out, message_bytes, parse_latency, sources
+from specdb.collective.estimate import describe, estimate, footer, message_bytes, parse_latency
+from specdb.collective.validation import held_out, leave_one_out, leave_platform_out
 from specdb.collective.bound import Domains
 from specdb.errors import UsageError
 from specdb.resources import bundled_specs
@@ -84,14 +85,15 @@ def test_eight_gpus_send_two_n_minus_one_over_n(connection):
 
 def test_beyond_the_domain_every_phase_has_its_tier_and_the_phases_are_pipelined(connection):
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
-    inside, across, back = result.phases
-    assert (inside.tier, across.tier, back.tier) == ("scale-up", "scale-out", "scale-up")
-    assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 7 / 8 * SEED_GRADIENTS
+    inside, across = result.phases
+    assert (inside.tier, across.tier) == ("scale-up", "scale-out")
+    # The reduce-scatter and the all-gather inside share NVLink: one phase, 7/8 x 16 GB each.
+    assert inside.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS and inside.steps == 14
     # Each GPU all-reduces its 1/8 shard with its 7 rail peers in the other domains.
     assert across.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS / 8
-    # Pipelined: NVLink carries both inside phases (62.2 ms), the network 70 ms; the network sets the time.
+    # Pipelined: NVLink carries 28 GB (62.2 ms), the network 3.5 GB (70 ms); the network sets the time.
     assert result.bound_seconds == pytest.approx(max(2 * 14e9 / UP, 3.5e9 / OUT)) == pytest.approx(0.070)
-    assert result.bound_by == "scale-out"
+    assert result.bound_by == result.peak_bound_by == "scale-out"
 
 
 def test_a_partly_filled_domain_is_not_slower_than_a_full_one(connection):
@@ -222,11 +224,16 @@ def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_across_with_infiniband_s
     assert inside.bound.algorithm == "nvls" and set(inside.considered) == {"ring", "tree", "nvls"}
     # NVLS bound: each GPU sends the buffer once at 450 GB/s, plus 2 steps of NCCL's modelled 0.6 us.
     assert inside.bound_seconds == pytest.approx(SEED_GRADIENTS / UP + 2 * 0.6e-6)
-    # NDR's Quantum-2 switches reduce in the network, so NCCL may run NVLS across nodes (NVLS with SHARP) or CollNet.
+    # NDR's Quantum-2 switches can reduce in the network, but HGX H100's record does not say its reference design enables
+    # InfiniBand SHARP: across nodes the automatic choice keeps to the ring and tree, and --algorithm nvls assumes SHARP.
     across = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16)
-    assert set(across.considered) == {"ring", "tree", "collnet", "nvls"}
-    assert across.bound.algorithm == "nvls" and across.phases[1].algorithm == "collnet"
-    assert "infiniband-ndr.streaming_aggregation_trees" in across.phases[1].name
+    assert set(across.considered) == {"ring", "tree"}
+    asked = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="nvls")
+    assert asked.phases[1].algorithm == "collnet" and "infiniband-ndr.streaming_aggregation_trees" in asked.phases[1].name
+    assert asked.assumptions[1] == (
+        "in-network reduction: assumed: NVLink SHARP in the scale-up switches (nvidia-hgx-h100.in_network_reduction_domain) and InfiniBand "
+        "SHARP in the scale-out switches (infiniband-ndr.streaming_aggregation_trees); the platform's record does not say its reference "
+        "design enables InfiniBand SHARP, so only --algorithm assumes it; --no-in-network leaves it out")
 
 
 def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
@@ -239,7 +246,7 @@ def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
 
 def test_leave_one_out_predicts_every_published_run_from_the_others(bundled):
     rows = leave_one_out(bundled)
-    assert len(rows) == 14
+    assert len(rows) == 15
     for row in rows:
         assert row["run"] not in row["calibrated_on"]
         assert 0.5 < row["estimate_over_measured"] < 2.0, row
@@ -251,7 +258,7 @@ def test_refusals_are_usage_errors(cli):
     tree = cli("collective", "all-gather", "--size", "1GB", "--gpus", "8", "--algorithm", "tree", "--platform", "test-system")
     assert tree.exit_code == 2 and "tree applies to all-reduce only" in tree.stderr
     nvls = cli("collective", "all-reduce", "--size", "1GB", "--gpus", "8", "--algorithm", "nvls", "--platform", "test-system")
-    assert nvls.exit_code == 2 and "no NVLink SHARP (nvls) run is measured on test-system" in nvls.stderr
+    assert nvls.exit_code == 2 and "test-system has no in_network_reduction_domain figure" in nvls.stderr
     both = cli("collective", "all-reduce", "--size", "1GB", "--params", "1e9", "--platform", "test-system")
     assert both.exit_code == 2 and "not both" in both.stderr
     neither = cli("collective", "all-reduce", "--platform", "test-system")
@@ -264,10 +271,12 @@ def test_the_cli_says_which_figure_is_the_bound_and_which_the_expectation(cli):
     assert "peak bound 35.6 ms  (the links' peak figures only; basis: as-quoted)" in table.stdout
     # The expectation does not depend on how the links are counted: 2 x 16 GB at 450 GB/s each way.
     assert "expected   71.1 ms" in table.stdout
-    assert "efficiency no measured run: the peak bound" in table.stdout
+    assert "efficiency of all-reduce (ring): 100% of one direction, no measured run: the peak bound" in table.stdout
+    # On the as-quoted basis the same expectation is half of the bidirectional 900 GB/s shown beside it.
+    assert "900 GB/s bidirectional  50.0%" in table.stdout
     assert "900 GB/s bidirectional" in table.stdout
     data = json.loads(cli("collective", "all-reduce", "--size", "16GB", "--gpus", "64", "--platform", "test-system", "-f", "json").stdout)
-    assert data["basis"] == "per-direction" and data["bound_by"] == "scale-out" and len(data["phases"]) == 3
+    assert data["basis"] == "per-direction" and data["bound_by"] == "scale-out" and len(data["phases"]) == 2
     assert data["seconds"] == data["bound_seconds"] == pytest.approx(0.070)
     # algbw = 16 GB / 70 ms; busbw = algbw x 2 x 63/64.
     assert data["algbw_gbps"] == pytest.approx(16 / 0.070, abs=1e-3)
@@ -290,6 +299,8 @@ def network(tmp_path_factory):
     link, fabric = specs / "link" / "test-link.yaml", specs / "fabric" / "test-fabric.yaml"
     link.write_text(link.read_text() + f"  latency: {{value: 1 us, {FIGURE}}}\n")
     fabric.write_text(fabric.read_text() + f"  latency: {{value: 3 us, {FIGURE}}}\n  streaming_aggregation_trees: {{value: 63, {FIGURE}}}\n")
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + f"  network_reduction_nodes: {{value: 1024, {FIGURE}}}\n")
     return open_fresh(specs.parent / "specdb.sqlite", specs)
 
 
@@ -312,29 +323,27 @@ def test_ring_and_tree_cross_over_at_32_alpha_bandwidth(network, size, algorithm
 def test_latency_precedence_is_the_data_then_the_option_then_zero(network, connection):
     # The data's figure wins over --latency on both tiers; without a figure, --latency; without either, 0.
     given = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
-    inside, across, _ = given.phases
+    inside, across = given.phases
     assert (inside.latency, inside.latency_source) == (ALPHA_UP, "test-link.latency")
     assert (across.latency, across.latency_source) == (ALPHA_OUT, "test-fabric.latency")
     option = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring", latency=5e-6)
-    assert [(phase.latency, phase.latency_source) for phase in option.phases] == [(5e-6, "--latency")] * 3
+    assert [(phase.latency, phase.latency_source) for phase in option.phases] == [(5e-6, "--latency")] * 2
     neither = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring")
-    assert [phase.latency for phase in neither.phases] == [0, 0, 0]
+    assert [phase.latency for phase in neither.phases] == [0, 0]
     assert [phase.latency_source for phase in neither.phases] == [
-        "assumed 0: no latency figure for test-link in the data", "assumed 0: no latency figure for test-fabric in the data",
-        "assumed 0: no latency figure for test-link in the data"]
+        "assumed 0: no latency figure for test-link in the data", "assumed 0: no latency figure for test-fabric in the data"]
 
 
 def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
     # 64 GPUs, 8 domains of 8, 16 GB. Inside: reduce-scatter and all-gather of 7/8 x 16 GB at 450 GB/s, 7 steps each.
     # Across, the switches reduce: each NIC sends its 16/8 = 2 GB once and receives the sum once, 2 steps, at 50 GB/s.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
-    inside, across, back = result.phases
+    inside, across = result.phases
     assert (across.algorithm, across.bytes_per_accelerator, across.steps) == ("collnet", 2e9, 2)
-    assert inside.bytes_per_accelerator == back.bytes_per_accelerator == 14e9 and inside.steps == back.steps == 7
+    assert inside.bytes_per_accelerator == 28e9 and inside.steps == 14
     assert [(phase.name, phase.algorithm, phase.tier, phase.accelerators) for phase in result.phases] == [
-        ("reduce-scatter inside the domain (8 domains of 8)", "ring", "scale-up", 8),
+        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "ring", "scale-up", 8),
         ("all-reduce of 1/8 across 8 domains, reduced in the network switches (test-fabric.streaming_aggregation_trees)", "collnet", "scale-out", 8),
-        ("all-gather inside the domain", "ring", "scale-up", 8),
     ]
     # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
@@ -367,19 +376,26 @@ def test_collnet_refusals(network, operation, gpus, tier, message):
 def test_nvls_with_sharp_across_h100_nodes_splits_the_nvls_bytes(bundled):
     # 16 H100s: NVLink SHARP inside (each GPU sends its 16 GB once: half reducing, half broadcasting), SHARP across.
     result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="nvls")
-    inside, across, back = result.phases
-    assert (inside.algorithm, inside.bytes_per_accelerator, inside.steps) == ("nvls", 8e9, 1)
-    assert (back.algorithm, back.bytes_per_accelerator) == ("nvls", 8e9)
+    inside, across = result.phases
+    assert (inside.algorithm, inside.bytes_per_accelerator, inside.steps) == ("nvls", 16e9, 2)
     assert (across.algorithm, across.bytes_per_accelerator) == ("collnet", 2e9)
     # Bound: the network's 2 GB at 50 GB/s (40 ms) over NVLink's 16 GB at 450 GB/s (35.6 ms); 0.6 + 0.6 + 2 x 2.7 us.
     assert result.bound_seconds == pytest.approx(2e9 / 50e9 + 2 * 0.6e-6 + 2 * 2.7e-6)
 
 
-def test_hgx_a100_on_hdr_has_sharp_and_mi300x_has_no_nvls(bundled):
-    a100 = estimate(bundled, "all-reduce", platform="hgx-a100", size_bytes=SEED_GRADIENTS, accelerators=16)
-    assert set(a100.considered) == {"ring", "tree", "collnet"}
-    mi300x = estimate(bundled, "all-reduce", platform="mi300x-platform", size_bytes=SEED_GRADIENTS, accelerators=16)
-    assert set(mi300x.considered) == {"ring", "tree", "collnet"}
+def test_infiniband_sharp_is_offered_only_where_the_platform_says_its_reference_design_enables_it(bundled, specs, db):
+    # HDR's switches can reduce, but no bundled platform's record says its reference design enables SHARP.
+    for platform in ("hgx-a100", "mi300x-platform", "hgx-h200"):
+        assert set(estimate(bundled, "all-reduce", platform=platform, size_bytes=SEED_GRADIENTS, accelerators=16).considered) <= {"ring", "tree"}
+    # The record's network_reduction_nodes figure offers it to the automatic choice, and the assumption line names it.
+    fabric = specs / "fabric" / "test-fabric.yaml"
+    fabric.write_text(fabric.read_text() + f"  streaming_aggregation_trees: {{value: 63, {FIGURE}}}\n")
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text() + f"  network_reduction_nodes: {{value: 1024, {FIGURE}}}\n")
+    offered = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    assert offered.bound.algorithm == "collnet" and set(offered.considered) == {"ring", "tree", "collnet"}
+    assert offered.assumptions[1] == ("in-network reduction: assumed: InfiniBand SHARP in the scale-out switches (test-fabric.streaming_aggregation_trees, "
+                                      "enabled in the reference design: test-system.network_reduction_nodes); --no-in-network leaves it out")
 
 
 @pytest.mark.parametrize("platform, link", [("tpu-v6e-pod", "google-tpu-ici-v6e"), ("tpu-v5p-pod-slice", "google-tpu-ici-v5p")])
@@ -415,11 +431,11 @@ def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
     # Inside the larger domain: 7/8 x 16 GB, 7 steps; across 2 domains: a ring of 2 over each GPU's 1/8 share,
     # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
-    inside, across, back = result.phases
+    inside, across = result.phases
     assert result.bound.domains == [Domains(8, 1), Domains(4, 1)] and inside.accelerators == 8 and across.accelerators == 2
     assert [phase.name for phase in result.phases] == [
-        "reduce-scatter inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)", "all-gather inside the domain"]
-    assert (inside.bytes_per_accelerator, inside.steps) == (14e9, 7)
+        "reduce-scatter and all-gather inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)"]
+    assert (inside.bytes_per_accelerator, inside.steps) == (28e9, 14)
     assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
 
@@ -434,7 +450,15 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
         "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [{"accelerators": 8, "count": 8}],
         "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
         # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
-        "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 14e9 + 3.5e9 + 14e9, "bound_by": "scale-out",
+        "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 28e9 + 3.5e9, "bound_by": "scale-out", "peak_bound_by": "scale-out",
+        "assumptions": [
+            "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
+            "in-network reduction: none: test-system has no reduction in its switches in the data",
+            "efficiency of reduce-scatter and all-gather inside the domain (8 domains of 8): 100% of one direction, no measured run: the peak bound",
+            "latency of reduce-scatter and all-gather inside the domain (8 domains of 8): no small-message run: assumed 0: no latency figure for test-link in the data",
+            "efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
+            "latency of all-reduce of 1/8 across 8 domains (ring): no small-message run: assumed 0: no latency figure for test-fabric in the data",
+        ],
         "runs_not_used": [],
     }
     nothing = "assumed 0: no latency figure for test-fabric in the data"
@@ -442,41 +466,42 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
         "name": "all-reduce of 1/8 across 8 domains (ring)", "tier": "scale-out", "algorithm": "ring", "accelerators": 8,
         "bytes_per_accelerator": 3.5e9, "steps": 14, "bandwidth": 50e9, "bandwidth_counted": "per-direction",
         "bandwidth_source": "test-system.scale_out_bandwidth", "per_direction_bandwidth": 50e9, "latency": 0.0, "latency_source": nothing,
-        "bound_seconds": pytest.approx(0.070), "efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
+        "bound_seconds": pytest.approx(0.070), "efficiency": 1.0, "per_direction_efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
         "expected_latency": 0.0, "expected_latency_source": f"no small-message run: {nothing}", "seconds": pytest.approx(0.070),
     }
 
 
 def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection):
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
-    inside, across, back, total = describe(result)
-    assert inside == {"phase": "reduce-scatter inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "14 GB",
-                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "7 x 0 s", "bound_ms": 31.111, "expected_ms": 31.111}
+    inside, across, total = describe(result)
+    assert inside == {"phase": "reduce-scatter and all-gather inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "28 GB",
+                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "14 x 0 s", "latency": "14 x 0 s",
+                      "bound_ms": 62.222, "expected_ms": 62.222}
     assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
-    assert back["phase"] == "all-gather inside the domain"
     assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
-                     "efficiency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
-    assert sources(result)[1] == ("all-reduce of 1/8 across 8 domains (ring): efficiency no measured run: the peak bound; "
-                                  "latency no small-message run: assumed 0: no latency figure for test-fabric in the data")
+                     "efficiency": "", "peak_latency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
+    assert footer(result)[4:] == ["efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
+                                  "latency of all-reduce of 1/8 across 8 domains (ring): no small-message run: assumed 0: no latency figure for test-fabric in the data"]
 
 
 def test_one_phase_has_no_total_row_and_the_large_n_limit_says_so(network):
     [row] = describe(estimate(network, "all-gather", platform="test-system", size_bytes=SEED_GRADIENTS))
     # Large-N limit: the whole 16 GB at 450 GB/s; a ring's steps grow with the count, so its latency is left out and says so.
     assert row == {"phase": "all-gather (ring)", "tier": "scale-up", "gpus": "large-N limit", "sent_per_gpu": "16 GB",
-                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100%", "latency": "left out", "bound_ms": 35.556, "expected_ms": 35.556}
+                   "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "left out", "latency": "left out",
+                   "bound_ms": 35.556, "expected_ms": 35.556}
 
 
 def test_without_a_gpu_count_ring_and_tree_latency_is_left_out_and_no_latency_source_is_named(bundled):
     """hgx-h100 has measured small-message runs; without --gpus none of them is named as a latency source of a ring or tree."""
     for algorithm in ("ring", "tree"):
         result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=2**20, algorithm=algorithm)
-        [line] = sources(result)
-        assert line.endswith("latency left out: the large-N limit has no GPU count to count steps by; give --gpus to include it")
+        line = footer(result)[-1]
+        assert line == "latency of all-reduce (" + algorithm + "): left out: the large-N limit has no GPU count to count steps by; give --gpus to include it"
         [phase] = result.as_dict()["phases"]
         assert phase["expected_latency"] == 0 and phase["expected_latency_source"].startswith("left out")
         with_count = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=2**20, algorithm=algorithm, accelerators=8)
-        assert "latency left out" not in sources(with_count)[0] and with_count.expected[0].latency_seconds > 0
+        assert "left out" not in footer(with_count)[-1] and with_count.expected[0].latency_seconds > 0
 
 
 def test_the_footer_says_latency_is_left_out_without_a_gpu_count(tmp_path):
@@ -508,9 +533,8 @@ def test_the_latency_option_refuses_anything_else(text, message):
 def test_nvls_with_sharp_names_its_phases_and_their_gpus(bundled):
     result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=24, algorithm="nvls")
     assert [(phase.name, phase.accelerators) for phase in result.phases] == [
-        ("reduce-scatter inside the domain through the NVSwitch (3 domains of 8)", 8),
+        ("reduce-scatter and all-gather inside the domain through the NVSwitch (3 domains of 8)", 8),
         ("all-reduce of 1/8 across 3 domains, reduced in the network switches (infiniband-ndr.streaming_aggregation_trees)", 3),
-        ("all-gather inside the domain through the NVSwitch", 8),
     ]
 
 
@@ -525,7 +549,7 @@ def test_a_run_the_model_cannot_place_is_named_not_fatal(specs, db):
     assert result.seconds == result.bound_seconds
     [unused] = result.unused_runs
     assert unused.startswith("test-system.measured_all_reduce_busbw_16gpu_collnet: test-fabric has no in-network reduction (SHARP)")
-    assert sources(result)[-1] == f"measured run not used: {unused}"
+    assert footer(result)[-1] == f"measured run not used: {unused}"
     assert result.as_dict()["runs_not_used"] == [unused]
 
 
@@ -689,12 +713,12 @@ def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
 
 
 def test_the_hierarchical_ring_all_reduce_phase_by_phase(network):
-    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way; across each GPU's 2 GB share over a ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
+    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way, one phase on NVLink; across each GPU's 2 GB share over a
+    # ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     assert shape(result) == [
-        ("reduce-scatter inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7),
+        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "scale-up", "ring", 8, 28e9, 14),
         ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.5e9, 14),
-        ("all-gather inside the domain", "scale-up", "ring", 8, 14e9, 7),
     ]
 
 
@@ -767,7 +791,7 @@ def test_given_domains_decide_the_placement(connection):
         return [phase.tier for phase in bound(topology, "all-reduce", size_bytes=1e9, accelerators=8, tier="auto", algorithm="ring", basis="per-direction", domains=domains).phases]
     # One domain given is the flat ring inside it; two or three domains are hierarchical.
     assert placed([Domains(8, 1)]) == ["scale-up"]
-    assert placed([Domains(4, 2)]) == placed([Domains(3, 2), Domains(2, 1)]) == ["scale-up", "scale-out", "scale-up"]
+    assert placed([Domains(4, 2)]) == placed([Domains(3, 2), Domains(2, 1)]) == ["scale-up", "scale-out"]
 
 
 def test_a_full_domain_fits_the_scale_up_tier(connection):
@@ -810,10 +834,13 @@ def test_leave_one_out_predicts_each_run_from_the_others_by_hand(specs, db):
     rows = leave_one_out(open_fresh(db, specs))
     a, b = "test-system.measured_all_reduce_busbw_8gpu_ring_a", "test-system.measured_all_reduce_busbw_8gpu_ring_b"
     assert rows == [
-        {"run": a, "size": "8.59 GB", "estimate_over_measured": 0.9, "calibrated_on": f"measured on this platform: {b}"},
-        {"run": b, "size": "8.59 GB", "estimate_over_measured": 1.111, "calibrated_on": f"measured on this platform: {a}"},
-        {"run": "test-system.measured_all_reduce_busbw_per_nic_16gpu_ring", "size": "peak", "estimate_over_measured": 0.9,
-         "calibrated_on": "no measured run: the peak bound"},
+        {"run": a, "gpus": 8, "domains": 1, "size": "8.59 GB", "algorithm": "ring", "estimate_over_measured": 0.9, "bound_over_measured": 0.8,
+         "calibrated_on": f"measured on this platform: {b}"},
+        {"run": b, "gpus": 8, "domains": 1, "size": "8.59 GB", "algorithm": "ring", "estimate_over_measured": 1.111, "bound_over_measured": 0.889,
+         "calibrated_on": f"measured on this platform: {a}"},
+        # The bound of a per-NIC figure is its share of the port: 45 of 50 GB/s.
+        {"run": "test-system.measured_all_reduce_busbw_per_nic_16gpu_ring", "gpus": 16, "domains": 2, "size": "peak", "algorithm": "ring",
+         "estimate_over_measured": 0.9, "bound_over_measured": 0.9, "calibrated_on": "no measured run: the peak bound"},
     ]
 
 
@@ -825,7 +852,8 @@ def test_a_small_run_left_out_is_judged_on_its_latency_source(specs, db):
                       + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="380 GB/s", gpus=8, size="8 GiB", spread="")
                       + "  measured_all_reduce_busbw_8gpu_ring_1mib:\n" + RUN.format(busbw="38 GB/s", gpus=8, size="1 MiB", spread=""))
     [small] = [row for row in leave_one_out(open_fresh(db, specs)) if row["run"].endswith("1mib")]
-    assert small == {"run": "test-system.measured_all_reduce_busbw_8gpu_ring_1mib", "size": "1.049 MB", "estimate_over_measured": 0.1,
+    assert small == {"run": "test-system.measured_all_reduce_busbw_8gpu_ring_1mib", "gpus": 8, "domains": 1, "size": "1.049 MB", "algorithm": "ring",
+                     "estimate_over_measured": 0.1, "bound_over_measured": round(1.75 * MIB / 450e9 / (1.75 * MIB / 38e9), 3),
                      "calibrated_on": "no small-message run: assumed 0: no latency figure for test-link in the data"}
 
 
@@ -855,24 +883,41 @@ def test_the_json_document_keeps_microseconds(network):
 
 
 def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
-    # 16 GPUs, 1 MB, ring. Inside: 7/8 MB at 450 GB/s (1.944 us) + 7 x 1 us; across: 2 x 1/2 x 1/8 MB at 50 GB/s (2.5 us) + 2 x 3 us.
-    # Pipelined: NVLink's two phases (3.889 us) over the network's 2.5 us, plus every latency (7 + 6 + 7 us): 23.889 us.
+    # 16 GPUs, 1 MB, ring. Inside, both ways: 2 x 7/8 MB at 450 GB/s (3.889 us) + 14 x 1 us; across: 2 x 1/2 x 1/8 MB at
+    # 50 GB/s (2.5 us) + 2 x 3 us. Pipelined: NVLink's 3.889 us over the network's 2.5 us, plus every latency (14 + 6 us): 23.889 us.
     rows = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring"))
-    assert [row["expected_ms"] for row in rows] == [round((0.875e6 / UP + 7e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
-                                                    round((0.875e6 / UP + 7e-6) * 1e3, 3), round((1.75e6 / UP + 20e-6) * 1e3, 3)]
+    assert [row["expected_ms"] for row in rows] == [round((1.75e6 / UP + 14e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
+                                                    round((1.75e6 / UP + 20e-6) * 1e3, 3)]
     assert rows[-1]["bound_ms"] == 0.024
     # Two phases are a total too: all-to-all across domains.
     assert describe(estimate(network, "all-to-all", platform="test-system", size_bytes=1e6, accelerators=16))[-1]["phase"] == "total (phases pipelined)"
 
 
-def test_nvlink_sharp_is_offered_on_a_platform_sharing_the_link_of_one_that_ran_it(specs, db):
-    # test-system-b has no run of its own; test-system, on the same link, ran NVLS, so the switch can reduce for both.
+REDUCING_SWITCHES = ("  in_network_reduction_domain:\n"
+                     "    {value: 8, status: shipping, as_of: 2023-01, reviewed: 2026-07-15, sources: [{ref: test-datasheet}]}\n")
+
+
+def test_nvlink_sharp_is_offered_by_the_topology_not_by_a_measured_run(specs, db):
+    # test-system-b says its switches reduce and has no NVLS run; test-system ran NVLS but its record does not say so.
     text = (specs / "system" / "test-system.yaml").read_text()
-    (specs / "system" / "test-system-b.yaml").write_text(text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B"))
+    (specs / "system" / "test-system-b.yaml").write_text(
+        text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B") + REDUCING_SWITCHES)
     nvls = RUN.format(busbw="480 GB/s", gpus=8, size="8 GiB", spread="").replace("algorithm: ring", "algorithm: nvls")
     (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_nvls_8gib:\n" + nvls)
-    result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8)
-    assert set(result.considered) == {"ring", "tree", "nvls"}
+    connection = open_fresh(db, specs)
+    offered = estimate(connection, "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8)
+    assert set(offered.considered) == {"ring", "tree", "nvls"}
+    assert set(estimate(connection, "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=8).considered) == {"ring", "tree"}
+    # test-system-b's NVLS efficiency is borrowed from test-system's run, stated: 480 GB/s busbw of 8 GPUs is 2 x 7/8 x S / t,
+    # so t = 1.75 S / 480 GB/s while the bound sends S at 450 GB/s: 480 / (1.75 x 450) = 61 %.
+    nvls_only = estimate(connection, "all-reduce", platform="test-system-b", size_bytes=GIB8, accelerators=8, algorithm="nvls")
+    assert nvls_only.expected[0].efficiency == pytest.approx(480 / (1.75 * 450))
+    assert nvls_only.expected[0].efficiency_source == "borrowed from platforms on test-link: test-system.measured_all_reduce_busbw_8gpu_nvls_8gib"
+    assert nvls_only.assumptions[:2] == [
+        "algorithm: nvls, as asked with --algorithm nvls",
+        "in-network reduction: assumed: NVLink SHARP in the scale-up switches (test-system-b.in_network_reduction_domain); --no-in-network leaves it out"]
+    assert nvls_only.assumptions[2] == ("efficiency of all-reduce (nvls): 61% of one direction, borrowed from platforms on test-link: "
+                                        "test-system.measured_all_reduce_busbw_8gpu_nvls_8gib")
 
 
 def test_a_size_that_is_not_a_size_says_so(connection):
@@ -913,11 +958,12 @@ def test_a_small_run_is_read_with_its_own_operations_efficiency(specs, db):
 
 
 def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
-    # No tree run on HGX A100: its ring's 8 GiB efficiency (231.58 of NVLink 3's 300 GB/s) and 1 MiB latency, both named.
+    # No tree run on HGX A100: its ring's 8 GiB efficiency (231.58 of NVLink 3's 300 GB/s) times NCCL's own tree factor,
+    # 0.92 (src/graph/tuning.cc: busBw*.92 for the tree), and its 1 MiB latency, both named.
     tree = estimate(bundled, "all-reduce", platform="hgx-a100", size_bytes=MIB, accelerators=8, algorithm="tree")
-    assert tree.expected[0].efficiency == pytest.approx(231.58 / 300)
+    assert tree.expected[0].efficiency == pytest.approx(231.58 / 300 * 0.92)
     assert tree.expected[0].efficiency_source == ("measured on this platform: nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib; "
-                                                  "the ring's, no tree run measured")
+                                                  "the ring's x 0.92 (NCCL's tree bandwidth factor, src/graph/tuning.cc), no tree run measured")
     assert tree.expected[0].latency_source.endswith("nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib; the ring's, no tree run measured")
     # No collnet run on 16 H100s: the network takes the ring's per-NIC 47 of 50 GB/s.
     collnet = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="collnet")
@@ -952,3 +998,151 @@ def test_collective_without_gpus_is_placed_in_the_scale_up_domain(cli):
     unplaced = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--platform", "test-system", "-f", "json").stdout)
     inside = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--platform", "test-system", "--tier", "scale-up", "-f", "json").stdout)
     assert unplaced == inside
+
+
+@pytest.mark.parametrize("basis", ["per-direction", "as-quoted"])
+@pytest.mark.parametrize("platform, gpus, size", [("hgx-h100", 64, GIB8), ("hgx-h100", 8, 16e9), ("gb200-nvl72", 1440, GIB8), ("hgx-a100", 16, MIB)])
+def test_every_column_means_the_same_on_both_bases_and_adds_up_to_the_times(bundled, basis, platform, gpus, size):
+    result = estimate(bundled, "all-reduce", platform=platform, size_bytes=size, accelerators=gpus, basis=basis)
+    document = result.as_dict()
+    for phase, row in zip(document["phases"], describe(result)):
+        # The bound: the bytes at the peak bandwidth shown, plus its steps at the peak latency.
+        assert phase["bound_seconds"] == pytest.approx(phase["bytes_per_accelerator"] / phase["bandwidth"] + phase["steps"] * phase["latency"])
+        # The expectation: the same bandwidth times the efficiency shown, plus the expected latency per step.
+        assert phase["seconds"] == pytest.approx(
+            phase["bytes_per_accelerator"] / (phase["bandwidth"] * phase["efficiency"]) + phase["steps"] * phase["expected_latency"])
+        # The efficiency shown is a share of the bandwidth shown; the calibrated one is a share of one direction.
+        assert phase["efficiency"] * phase["bandwidth"] == pytest.approx(phase["per_direction_efficiency"] * phase["per_direction_bandwidth"])
+        assert row["efficiency"] == f"{phase['efficiency']:.1%}"
+        assert row["bound_ms"] == round(phase["bound_seconds"] * 1e3, 3) and row["expected_ms"] == round(phase["seconds"] * 1e3, 3)
+    # Pipelined: the slowest phase's transfer plus every phase's latency.
+    transfers = [phase["seconds"] - phase["steps"] * phase["expected_latency"] for phase in document["phases"]]
+    assert document["seconds"] == pytest.approx(max(transfers) + sum(phase["steps"] * phase["expected_latency"] for phase in document["phases"]))
+    # bound_by is the tier of the phase expected to take longest; peak_bound_by that of the longest peak bound.
+    assert document["bound_by"] == max(document["phases"], key=lambda phase: phase["seconds"])["tier"]
+    assert document["peak_bound_by"] == max(document["phases"], key=lambda phase: phase["bound_seconds"])["tier"]
+
+
+def test_the_expected_time_does_not_depend_on_the_basis(bundled):
+    quoted = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=16e9, accelerators=8, algorithm="ring", basis="as-quoted")
+    one_way = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=16e9, accelerators=8, algorithm="ring")
+    assert quoted.seconds == pytest.approx(one_way.seconds)
+    # 370 GB/s of NVLink 4's 450 each way is 82 %; of the 900 GB/s both ways shown as quoted, 41 %.
+    assert describe(quoted)[0]["efficiency"] == "41.1%" and describe(one_way)[0]["efficiency"] == "82.2%"
+
+
+def test_the_total_names_the_tier_of_the_longest_phase_and_the_peak_bounds_own(bundled):
+    # 64 H100s, 8 GiB, NVLS with SHARP as asked. The peak bound: NVLink's 8.59 GB at 450 GB/s (19.1 ms) under the network's
+    # 1.07 GB at 50 GB/s (21.5 ms). Expected: NVLink SHARP at 61 % (31.4 ms) over the network at 94 % (22.9 ms).
+    result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=64, algorithm="nvls")
+    inside, across = result.expected
+    assert inside.phase.transfer_seconds == pytest.approx(GIB8 / 450e9) and across.phase.transfer_seconds == pytest.approx(GIB8 / 8 / 50e9)
+    assert inside.seconds > across.seconds and inside.phase.transfer_seconds < across.phase.transfer_seconds
+    assert (result.bound_by, result.peak_bound_by) == ("scale-up", "scale-out")
+    assert describe(result)[-1]["tier"] == "bound by scale-up (peak bound: scale-out)"
+
+
+H100_OFFERS = ("nvidia-hgx-h100 offers NVLink SHARP in the scale-up switches (nvidia-hgx-h100.in_network_reduction_domain)); infiniband-ndr's "
+               "switches can reduce (infiniband-ndr.streaming_aggregation_trees), but nvidia-hgx-h100's record does not say its reference design "
+               "enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)")
+
+
+def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(bundled):
+    # Across nodes without InfiniBand SHARP: the ring inside (RS and AG, 2 x 7/8 x 8 GiB at the maintainer's 370 GB/s) and
+    # across (2 x 7/8 x 1 GiB per NIC at 47 GB/s); the tree across sends 2 x 1 GiB per NIC and loses.
+    ring = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=64)
+    inside, across = "reduce-scatter and all-gather inside the domain (8 domains of 8)", "all-reduce of 1/8 across 8 domains (ring)"
+    assert ring.assumptions == [
+        "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
+        f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
+        f"efficiency of {inside}: 82% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_8gpu_ring",
+        (f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
+         "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib"),
+        f"efficiency of {across}: 94% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring",
+        f"latency of {across}: no small-message run: infiniband-ndr.latency",
+    ]
+    latencies = sum(e.latency_seconds for e in ring.expected)
+    assert ring.seconds == pytest.approx(max(2 * 7 / 8 * GIB8 / 370e9, 2 * 7 / 8 * GIB8 / 8 / 47e9) + latencies)
+    none = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=8, in_network=False)
+    assert set(none.considered) == {"ring", "tree"} and none.bound.algorithm == "ring"
+    assert none.assumptions[1] == (
+        "in-network reduction: none: --no-in-network leaves out NVLink SHARP in the scale-up switches (nvidia-hgx-h100.in_network_reduction_domain) "
+        "and InfiniBand SHARP in the scale-out switches (infiniband-ndr.streaming_aggregation_trees)")
+    sharp = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=8)
+    assert sharp.bound.algorithm == "nvls" and sharp.seconds < none.seconds
+    assert sharp.assumptions[1] == ("in-network reduction: assumed: NVLink SHARP in the scale-up switches (nvidia-hgx-h100.in_network_reduction_domain); "
+                                    "--no-in-network leaves it out")
+
+
+@pytest.mark.parametrize("platform, operation, gpus, line", [
+    # MI300X's xGMI mesh has no switch to reduce in; its InfiniBand switches could, but its record does not say they do.
+    ("mi300x-platform", "all-reduce", 8, ("in-network reduction: none: amd-mi300x-platform has no reduction in its switches in the data; "
+                                          "infiniband-ndr's switches can reduce (infiniband-ndr.streaming_aggregation_trees), but amd-mi300x-platform's "
+                                          "record does not say its reference design enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)")),
+    ("hgx-h100", "all-gather", 8, f"in-network reduction: none: only an all-reduce reduces in the switches here ({H100_OFFERS}"),
+])
+def test_the_in_network_line_says_why_there_is_none(bundled, platform, operation, gpus, line):
+    result = estimate(bundled, operation, platform=platform, size_bytes=GIB8, accelerators=gpus)
+    assert result.assumptions[1] == line
+    if operation == "all-gather":
+        assert result.assumptions[0] == "algorithm: ring, NCCL runs all-gather as a ring"
+
+
+@pytest.mark.parametrize("operation", ["all-to-all", "point-to-point"])
+def test_an_operation_without_a_choice_of_algorithm_says_so(bundled, operation):
+    result = estimate(bundled, operation, platform="hgx-h100", size_bytes=GIB8, accelerators=8)
+    assert result.assumptions[0] == f"algorithm: ring, {operation} sends to each peer directly: there is no algorithm to choose"
+
+
+def test_nvls_is_considered_on_gb200_nvl72_with_a_borrowed_efficiency_it_states(bundled):
+    # No NVLS run is measured on GB200 NVL72; its record says the NVLink switches reduce, so NVLS is offered, and its
+    # efficiency is that of the NVLS run on GB300 NVL72, on the same NVLink 5: 930.60 GB/s busbw of 64 GPUs is
+    # 2 x 63/64 x S / t, while the bound sends S at 900 GB/s: 930.60 / (2 x 63/64 x 900) = 52.5 %.
+    result = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=GIB8, accelerators=72)
+    assert set(result.considered) == {"ring", "tree", "nvls"}
+    nvls = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=GIB8, accelerators=72, algorithm="nvls")
+    assert nvls.expected[0].efficiency == pytest.approx(930.60 / (2 * 63 / 64 * 900))
+    assert nvls.assumptions[2] == ("efficiency of all-reduce (nvls): 53% of one direction, borrowed from platforms on nvlink-5: "
+                                   "oci-gb300-nvl72-nccl-tests.measured_all_reduce_busbw_64gpu_nvls_16gib")
+
+
+def test_no_in_network_refuses_an_algorithm_that_needs_it(cli):
+    refused = cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--algorithm", "collnet", "--no-in-network", "--platform", "test-system")
+    assert refused.exit_code == 2 and "--algorithm collnet reduces in the switches, which --no-in-network leaves out" in refused.stderr
+    table = cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--no-in-network", "--platform", "test-system")
+    assert table.exit_code == 0 and "in-network reduction: none: test-system has no reduction in its switches in the data" in table.stdout
+    document = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--platform", "test-system", "-f", "json").stdout)
+    assert document["assumptions"][0] == "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks"
+
+
+def test_a_run_where_the_library_chose_checks_the_estimate_and_calibrates_nothing(specs, db):
+    # An 8 GiB ring at 360 GB/s busbw calibrates the ring (360 / 450 = 80 %); a run where NCCL chose, at 400 GB/s, is held out:
+    # the estimate's own choice (the ring, at 1.75 S / 360 GB/s) over its measured 1.75 S / 400 GB/s is 400 / 360.
+    system = specs / "system" / "test-system.yaml"
+    chose = RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread="").replace("algorithm: ring", "algorithm: default")
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_8gib:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                      + "  measured_all_reduce_busbw_8gpu_default_8gib:\n" + chose)
+    connection = open_fresh(db, specs)
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=8, algorithm="ring")
+    assert result.expected[0].efficiency == pytest.approx(0.8)
+    assert result.expected[0].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_8gib"
+    [row] = held_out(connection)
+    assert (row["run"], row["algorithm"], row["estimate_over_measured"]) == ("test-system.measured_all_reduce_busbw_8gpu_default_8gib", "ring", round(400 / 360, 3))
+    assert [row["run"] for row in leave_one_out(connection)] == ["test-system.measured_all_reduce_busbw_8gpu_ring_8gib"]
+
+
+def test_leaving_the_platform_out_borrows_from_the_platforms_on_its_link(specs, db):
+    # test-system (a ring at 360 GB/s and one at 380) and test-system-b (a ring at 400), all on test-link. Left out alone, the
+    # 360 run takes its own platform's other run (380); with its whole platform left out, test-system-b's 400: 360 / 400 = 0.9.
+    text = (specs / "system" / "test-system.yaml").read_text()
+    (specs / "system" / "test-system.yaml").write_text(text + "  measured_all_reduce_busbw_8gpu_ring_a:\n" + RUN.format(busbw="360 GB/s", gpus=8, size="8 GiB", spread="")
+                                                      + "  measured_all_reduce_busbw_8gpu_ring_b:\n" + RUN.format(busbw="380 GB/s", gpus=8, size="8 GiB", spread=""))
+    (specs / "system" / "test-system-b.yaml").write_text(
+        text.replace("id: test-system\n", "id: test-system-b\n").replace("name: Test System 8-GPU", "name: Test System B")
+        + "  measured_all_reduce_busbw_8gpu_ring:\n" + RUN.format(busbw="400 GB/s", gpus=8, size="8 GiB", spread=""))
+    connection = open_fresh(db, specs)
+    one = {row["run"]: row for row in leave_one_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
+    assert one["estimate_over_measured"] == round(360 / 380, 3) and one["calibrated_on"].startswith("measured on this platform")
+    platform = {row["run"]: row for row in leave_platform_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
+    assert platform["estimate_over_measured"] == 0.9
+    assert platform["calibrated_on"] == "borrowed from platforms on test-link: test-system-b.measured_all_reduce_busbw_8gpu_ring"

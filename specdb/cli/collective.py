@@ -23,6 +23,7 @@ def collective(
     algorithm: Annotated[str, options.choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
     basis: options.BasisOption = "per-direction",
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
+    no_in_network: Annotated[bool, typer.Option("--no-in-network", help="Leave out reduction in the switches (NVLink SHARP, InfiniBand SHARP), as on clusters that do not enable it")] = False,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
     refresh: options.RefreshOption = False,
@@ -32,7 +33,7 @@ def collective(
 
     Example: specdb collective all-reduce --params 8e9 --dtype bf16 --gpus 8 --platform nvidia-hgx-h100
     """
-    from specdb.collective.estimate import describe, estimate, message_bytes, parse_latency, sources
+    from specdb.collective.estimate import describe, estimate, footer, message_bytes, parse_latency
 
     result = estimate(
         open_database(specs, db, refresh),
@@ -44,6 +45,7 @@ def collective(
         algorithm=algorithm,
         basis=basis,
         latency=parse_latency(latency) if latency else None,
+        in_network=not no_in_network,
     )
     emit(describe(result), fmt, document=result.as_dict(), one_record=True)
     if fmt == "table":
@@ -59,4 +61,4 @@ def collective(
             f"  peak bound {result.bound_seconds * 1e3:.3g} ms  (the links' peak figures only; basis: {result.bound.basis})\n"
             f"  algbw {result.algbw / 1e9:.4g} GB/s, busbw {result.busbw / 1e9:.4g} GB/s (nccl-tests' definitions, at the expected time)"
         )
-        sys.stdout.write(wrapped_lines([summary, *(f"  {source}" for source in sources(result))], terminal_width(sys.stdout)))
+        sys.stdout.write(wrapped_lines([summary, *(f"  {source}" for source in footer(result))], terminal_width(sys.stdout)))

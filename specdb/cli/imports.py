@@ -9,7 +9,7 @@ import typer
 
 from specdb.cli.common import open_database
 from specdb.cli.options import DbOption, SpecsOption, choice
-from specdb.format.terms import COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS
+from specdb.format.terms import COLLECTIVE_OPERATIONS, RUN_ALGORITHMS
 
 import_app = typer.Typer(
     help="Import measurements as records to review and commit. Example: specdb import nccl-tests all_reduce.log --platform hgx-h100 --algorithm ring",
@@ -21,7 +21,7 @@ import_app = typer.Typer(
 def nccl_tests(
     log: Annotated[Path, typer.Argument(help="Text output of an nccl-tests or rccl-tests run (all_reduce_perf and the like)")],
     platform: Annotated[str, typer.Option("--platform", "-p", help="The platform it ran on (system record id or alias)")],
-    algorithm: Annotated[str, choice(COLLECTIVE_ALGORITHMS, "--algorithm", help="The algorithm the run used (set NCCL_ALGO when running it)")],
+    algorithm: Annotated[str, choice(RUN_ALGORITHMS, "--algorithm", help="The algorithm the run used (set NCCL_ALGO when running it); default: the library chose, so the run checks estimates but calibrates none")],
     operation: Annotated[str, choice(COLLECTIVE_OPERATIONS, "--operation", help="The collective, when the log does not say")] = "all-reduce",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="GPUs in the run; default: the log's rank lines")] = None,
     record_id: Annotated[Optional[str], typer.Option("--id", help="Id of the new record; default: <platform>-nccl-tests-<date>")] = None,

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from specdb.format import figure_names
 from specdb.errors import UsageError
@@ -109,30 +109,22 @@ class Bound:
 
     @property
     def bound_by(self) -> str:
-        return busiest_tier(self.phases, lambda phase: phase.transfer_seconds)
+        return slowest_phase(self.phases, lambda phase: phase.transfer_seconds + phase.latency_seconds).tier
 
 
 def pipelined(phases, transfer, latency) -> float:
-    """The busiest tier's transfer time plus every phase's latency.
+    """The slowest phase's transfer time plus every phase's latency.
 
-    Pipelined phases overlap on different tiers, but phases on the same tier
-    (the reduce-scatter and all-gather inside a domain) share its links, so
-    their transfer times add up; start-up latencies never overlap.
+    Pipelined phases overlap, and each tier carries one phase (the reduce-scatter
+    and all-gather inside a domain share its links, so they are one phase);
+    start-up latencies never overlap.
     """
-    return max(tier_loads(phases, transfer).values()) + sum(latency(phase) for phase in phases)
+    return max(transfer(phase) for phase in phases) + sum(latency(phase) for phase in phases)
 
 
-def tier_loads(phases, transfer) -> dict[str, float]:
-    """Transfer time per tier: the phases sharing a tier's links, added up."""
-    loads: dict[str, float] = {}
-    for phase in phases:
-        loads[phase.tier] = loads.get(phase.tier, 0.0) + transfer(phase)
-    return loads
-
-
-def busiest_tier(phases, transfer) -> str:
-    loads = tier_loads(phases, transfer)
-    return max(loads, key=loads.__getitem__)
+def slowest_phase(phases, seconds):
+    """The phase that takes longest, its transfer and its own latency together: the one a table's `bound by` names."""
+    return max(phases, key=seconds)
 
 
 def bus_factor(operation: str, accelerators: int | None) -> float:
@@ -147,13 +139,21 @@ def bus_factor(operation: str, accelerators: int | None) -> float:
 
 @dataclass(frozen=True)
 class Topology:
-    """What the bound reads of a platform: its tiers, the scale-up link's shape, latency figures and in-network reduction."""
+    """What the bound reads of a platform: its tiers, the scale-up link's shape, latency figures and in-network reduction.
+
+    in_network_reduction names the figure saying the scale-out fabric's switches can reduce (InfiniBand SHARP),
+    network_reduction the platform's figure saying its reference design enables that, scale_up_reduction the
+    platform's figure saying its scale-up switches reduce (NVLink SHARP), each as `record.figure`. The switches'
+    capability is what an explicit --algorithm collnet needs; the platform's word is what the automatic choice needs.
+    """
 
     platform: Platform
     domain: int | None
     pair: "Pair | None"
     latencies: dict[str, tuple[float, str] | None]
     in_network_reduction: str | None = None
+    scale_up_reduction: str | None = None
+    network_reduction: str | None = None
 
     @classmethod
     def read(cls, connection: sqlite3.Connection, platform: Platform) -> "Topology":
@@ -162,7 +162,12 @@ class Topology:
         return cls(platform, domain, _pair(figures, platform, domain), {
             "scale-up": _figure(figures, platform.scale_up_link, figure_names.LATENCY),
             "scale-out": _figure(figures, platform.scale_out_fabric, figure_names.LATENCY),
-        }, _in_network_reduction(figures, platform.scale_out_fabric))
+        }, _named(figures, platform.scale_out_fabric, figure_names.STREAMING_AGGREGATION_TREES),
+            _named(figures, platform.id, figure_names.IN_NETWORK_REDUCTION_DOMAIN), _named(figures, platform.id, figure_names.NETWORK_REDUCTION_NODES))
+
+    def without_in_network_reduction(self) -> "Topology":
+        """The same platform with neither switch reducing: a cluster that does not enable SHARP, or --no-in-network."""
+        return replace(self, in_network_reduction=None, scale_up_reduction=None, network_reduction=None)
 
     def bandwidth(self, tier: str) -> Bandwidth:
         found = self.platform.tiers[{"scale-up": "scale_up", "scale-out": "scale_out"}[tier]]
@@ -200,9 +205,9 @@ def _figure(figures: DatabaseFigures, record: str | None, name: str) -> tuple[fl
     return None if found is None else (found.value, f"{record}.{name}")
 
 
-def _in_network_reduction(figures: DatabaseFigures, fabric: str | None) -> str | None:
-    """The figure saying the fabric's switches reduce in the network (SHARP), as `record.figure`, or None."""
-    found = _figure(figures, fabric, figure_names.STREAMING_AGGREGATION_TREES)
+def _named(figures: DatabaseFigures, record: str | None, name: str) -> str | None:
+    """`record.figure` where the record has the figure (what an in-network reduction relies on), else None."""
+    found = _figure(figures, record, name)
     return None if found is None else found[1]
 
 
@@ -325,9 +330,8 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
         else:
             across = (2 * across_share, 2 * (groups - 1))
         return [
-            phase("scale-up", f"reduce-scatter inside the domain ({shape})", "ring", largest, inside_share, inside_steps),
+            phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside_share, 2 * inside_steps),
             phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains ({across_algorithm})", across_algorithm, groups, *across),
-            phase("scale-up", "all-gather inside the domain", "ring", largest, inside_share, inside_steps),
         ]
     across = phase("scale-out", f"{operation} of 1/{largest} across {groups} domains", "ring", groups, across_share, groups - 1)
     inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, inside_steps)
@@ -344,17 +348,9 @@ def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list
     across = phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains, reduced in the network switches ({topology.in_network_reduction})",
                    "collnet", groups, size / largest, 2)
     if algorithm == "nvls":
-        return [
-            phase("scale-up", f"reduce-scatter inside the domain through the NVSwitch ({shape})", "nvls", largest, size / 2, 1),
-            across,
-            phase("scale-up", "all-gather inside the domain through the NVSwitch", "nvls", largest, size / 2, 1),
-        ]
+        return [phase("scale-up", f"reduce-scatter and all-gather inside the domain through the NVSwitch ({shape})", "nvls", largest, size, 2), across]
     inside = (largest - 1) / largest * size
-    return [
-        phase("scale-up", f"reduce-scatter inside the domain ({shape})", "ring", largest, inside, largest - 1),
-        across,
-        phase("scale-up", "all-gather inside the domain", "ring", largest, inside, largest - 1),
-    ]
+    return [phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside, 2 * (largest - 1)), across]
 
 
 LATENCY_LEFT_OUT = "left out: the large-N limit has no GPU count to count steps by; give --gpus to include it"

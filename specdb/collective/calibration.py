@@ -15,7 +15,8 @@ link (scale-up) or fabric (scale-out), from the same vendor, from any
 platform. At each step runs of the same operation come first; where there
 are none, the other operations' runs there are used and the value names
 them. The tree and collnet algorithms, with no run of their own, take the
-ring's. Every value says where it came from.
+ring's (the tree's efficiency times NCCL's own tree factor, 0.92). Every value says where it came from. A run whose algorithm the
+library chose (`default`) is not used here: it checks the estimate.
 """
 
 from __future__ import annotations
@@ -31,9 +32,13 @@ from specdb.db.figures import DatabaseFigures
 from specdb.analysis.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
+DEFAULT = "default"
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
 # An algorithm with no run of its own takes the efficiency and latency of this one.
 STAND_IN = {"tree": "ring", "collnet": "ring"}
+# ...and its efficiency times this: NCCL's own model gives a tree all-reduce 0.92 of the bus bandwidth of its graph
+# (src/graph/tuning.cc, `if (a == NCCL_ALGO_TREE) busBw = std::min(busBw*.92, ...)`; the nvidia-nccl-tuning-model source).
+STAND_IN_FACTOR = {"tree": (0.92, "NCCL's tree bandwidth factor, src/graph/tuning.cc")}
 
 
 @dataclass(frozen=True)
@@ -89,10 +94,11 @@ class Value:
 class Calibration:
     """Every run in the data (or a chosen subset), turned into efficiencies and latencies to look up."""
 
-    def __init__(self, connection: sqlite3.Connection, exclude: int | None = None):
+    def __init__(self, connection: sqlite3.Connection, exclude: frozenset[int] = frozenset()):
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
-        self.runs = [run for run in read_runs(connection) if run.figure_id != exclude and run.platform in self.topologies]
+        # A run where the library chose the algorithm (`default`) checks the estimate's own choice but calibrates no algorithm.
+        self.runs = [run for run in read_runs(connection) if run.figure_id not in exclude and run.platform in self.topologies and run.algorithm != DEFAULT]
         self.unused: list[str] = []
         self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._derive(self._efficiency, run)] if derived]
         self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]
@@ -111,16 +117,14 @@ class Calibration:
     def latency(self, platform: str, tier: str, algorithm: str, operation: str) -> Value | None:
         return self._lookup(platform, tier, algorithm, operation, "latency")
 
-    def has_in_network_reduction(self, platform: str) -> bool:
-        """NVLink SHARP counts as present where a run on this platform or on its scale-up link used it."""
-        link = self.topologies[platform].platform.scale_up_link
-        return any(d.algorithm == "nvls" and (d.platform == platform or (link and d.link == link)) for d in self.derived)
-
     def _lookup(self, platform: str, tier: str, algorithm: str, operation: str, quantity: str) -> Value | None:
         found = self._chain(platform, tier, algorithm, operation, quantity)
         stand_in = STAND_IN.get(algorithm)
         if found is None and stand_in:
             found = self._chain(platform, tier, stand_in, operation, quantity)
+            if found is not None and quantity == "efficiency" and algorithm in STAND_IN_FACTOR:
+                factor, why = STAND_IN_FACTOR[algorithm]
+                return Value(found.value * factor, f"{found.source}; the {stand_in}'s x {factor:g} ({why}), no {algorithm} run measured")
             if found is not None:
                 return Value(found.value, f"{found.source}; the {stand_in}'s, no {algorithm} run measured")
         return found

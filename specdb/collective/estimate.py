@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from specdb.collective.calibration import Calibration, is_bandwidth_run, read_runs
-from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, busiest_tier, pipelined, without_count
+from specdb.collective.calibration import Calibration
+from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, even_domains, pipelined, slowest_phase, without_count
 from specdb.errors import UsageError
+from specdb.format.figure_names import IN_NETWORK_REDUCTION_DOMAIN
 from specdb.format.counting import BASES
 from specdb.analysis.tiers import platforms
 from specdb.format.units import UnitError, format_value, parse_quantity
@@ -49,6 +50,17 @@ class Expected:
     def latency_seconds(self) -> float:
         return self.phase.steps * self.latency
 
+    @property
+    def seconds(self) -> float:
+        return self.transfer_seconds + self.latency_seconds
+
+    @property
+    def efficiency_on_basis(self) -> float:
+        """The expected bandwidth as a share of the peak bandwidth shown, on the estimate's basis (so the bound's transfer
+        time over the expected one). The calibrated `efficiency` is a share of one direction; counted both ways
+        (as-quoted NVLink) the same expectation is half as large a share."""
+        return self.efficiency * self.phase.per_direction_bandwidth / self.phase.bandwidth
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -56,6 +68,7 @@ class Estimate:
     expected: list[Expected] = field(default_factory=list)
     considered: dict[str, float] = field(default_factory=dict)
     unused_runs: list[str] = field(default_factory=list)
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def seconds(self) -> float:
@@ -83,7 +96,13 @@ class Estimate:
 
     @property
     def bound_by(self) -> str:
-        return busiest_tier(self.expected, lambda e: e.transfer_seconds)
+        """The tier of the phase expected to take longest."""
+        return slowest_phase(self.expected, lambda e: e.seconds).tier
+
+    @property
+    def peak_bound_by(self) -> str:
+        """The tier of the phase whose peak bound is longest; it can differ from bound_by where efficiencies differ by tier."""
+        return self.bound.bound_by
 
     def as_dict(self) -> dict[str, Any]:
         result = self.bound
@@ -102,16 +121,19 @@ class Estimate:
             "busbw_gbps": round(self.busbw / 1e9, 3),
             "bytes_per_accelerator": self.bytes_per_accelerator,
             "bound_by": self.bound_by,
+            "peak_bound_by": self.peak_bound_by,
+            "assumptions": self.assumptions,
             "runs_not_used": self.unused_runs,
             "phases": [
                 {
                     **asdict(e.phase),
                     "bound_seconds": e.phase.transfer_seconds + e.phase.latency_seconds,
-                    "efficiency": e.efficiency,
+                    "efficiency": e.efficiency_on_basis,
+                    "per_direction_efficiency": e.efficiency,
                     "efficiency_source": e.efficiency_source,
                     "expected_latency": e.latency,
                     "expected_latency_source": e.latency_source,
-                    "seconds": e.transfer_seconds + e.latency_seconds,
+                    "seconds": e.seconds,
                 }
                 for e in self.expected
             ],
@@ -167,47 +189,103 @@ def estimate(
     algorithm: str = "auto",
     basis: str = "per-direction",
     latency: float | None = None,
+    in_network: bool = True,
     calibration: Calibration | None = None,
+    domains: int | None = None,
 ) -> Estimate:
     """Estimate one collective; `seconds` is the time to expect, `bound_seconds` the peak bound.
 
     accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do.
-    algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does.
+    algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does, among those the
+    platform's topology offers; in_network=False leaves out reduction in the switches (NVLink and InfiniBand SHARP).
+    domains, when given, spreads the accelerators evenly over that many scale-up domains (a measured run's nodes).
     """
     for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
         if value not in allowed:
             raise UsageError(f"{what} must be one of {', '.join(allowed)}")
-    if algorithm in ("tree", "nvls", "collnet") and operation != "all-reduce":
+    if algorithm in ("tree", *IN_NETWORK) and operation != "all-reduce":
         raise UsageError(f"--algorithm {algorithm} applies to all-reduce only; the other collectives use the ring")
+    if algorithm in IN_NETWORK and not in_network:
+        raise UsageError(f"--algorithm {algorithm} reduces in the switches, which --no-in-network leaves out; choose ring or tree")
     if accelerators is not None and not 2 <= accelerators <= MAX_ACCELERATORS:
         raise UsageError(f"--gpus must be from 2 to {MAX_ACCELERATORS:,}")
     tier = without_count(tier, accelerators)
     [found] = platforms(connection, platform=platform)
     calibration = calibration or Calibration(connection)
-    topology = calibration.topologies[found.id]
-    candidates = [algorithm] if algorithm != "auto" else _candidates(calibration, found.id, operation, topology, accelerators, tier)
-    if algorithm == "nvls" and not calibration.has_in_network_reduction(found.id):
-        raise UsageError(f"no NVLink SHARP (nvls) run is measured on {found.id} or its scale-up link; choose ring or tree")
+    offered = calibration.topologies[found.id]
+    topology = offered if in_network else offered.without_in_network_reduction()
+    if algorithm == "nvls" and topology.scale_up_reduction is None:
+        raise UsageError(f"{found.id} has no {IN_NETWORK_REDUCTION_DOMAIN} figure: its scale-up switches do not reduce (no NVLink SHARP) in the data; choose ring or tree")
+    spread = even_domains(accelerators, domains) if domains and accelerators and domains > 1 else None
+    candidates = [algorithm] if algorithm != "auto" else _candidates(operation, topology, accelerators, tier)
     results = {}
     for name in candidates:
-        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency)
+        result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency,
+                       domains=spread)
         results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
     best = min(results.values(), key=lambda result: result.seconds)
     considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
-    return Estimate(best.bound, best.expected, considered, calibration.unused)
+    chosen = Estimate(best.bound, best.expected, considered, calibration.unused)
+    return replace(chosen, assumptions=assumptions(chosen, offered, asked=algorithm, in_network=in_network))
 
 
-def _candidates(calibration: Calibration, platform: str, operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
+IN_NETWORK = ("nvls", "collnet")
+
+
+def _candidates(operation: str, topology: Topology, accelerators: int | None, tier: str) -> list[str]:
+    """The algorithms the topology offers: the ring and tree everywhere, NVLink SHARP where the scale-up switches reduce,
+    CollNet (and NVLS beyond one domain) where the platform's reference design has the scale-out switches reduce too."""
     if operation != "all-reduce":
         return ["ring"]
     names = ["ring", "tree"]
     inside = tier == "scale-up" or (tier == "auto" and accelerators is not None and topology.domain is not None and accelerators <= topology.domain)
-    across = tier == "auto" and not inside and topology.in_network_reduction is not None
+    across = tier == "auto" and not inside and topology.in_network_reduction is not None and topology.network_reduction is not None
     if across:
         names.append("collnet")
-    if (inside or across) and calibration.has_in_network_reduction(platform):
+    if (inside or across) and topology.scale_up_reduction is not None:
         names.append("nvls")
     return names
+
+
+def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network: bool) -> list[str]:
+    """What the estimate assumes, one line each: the algorithm and why, the in-network reduction, and for each phase where
+    its efficiency and its latency come from (measured here, borrowed from another operation or platform, or the bound)."""
+    bound_ = result.bound
+    if asked != "auto":
+        why = f"as asked with --algorithm {asked}"
+    elif result.considered:
+        why = f"the fastest expected of {', '.join(result.considered)}, as NCCL's tuner picks"
+    elif bound_.operation in ("all-gather", "reduce-scatter"):
+        why = f"NCCL runs {bound_.operation} as a ring"
+    else:
+        why = f"{bound_.operation} sends to each peer directly: there is no algorithm to choose"
+    lines = [f"algorithm: {bound_.algorithm}, {why}", f"in-network reduction: {_in_network_line(bound_, topology, in_network)}"]
+    for e in result.expected:
+        lines.append(f"efficiency of {e.phase.name}: {e.efficiency:.0%} of one direction, {e.efficiency_source}")
+        lines.append(f"latency of {e.phase.name}: {e.latency_source}")
+    return lines
+
+
+def _in_network_line(result: Bound, topology: Topology, in_network: bool) -> str:
+    up, out, enabled = topology.scale_up_reduction, topology.in_network_reduction, topology.network_reduction
+    nvlink = f"NVLink SHARP in the scale-up switches ({up})"
+    infiniband = f"InfiniBand SHARP in the scale-out switches ({out}" + (f", enabled in the reference design: {enabled})" if enabled else ")")
+    across = any(phase.algorithm == "collnet" for phase in result.phases)
+    assumed = [name for name, used in ((nvlink, result.algorithm == "nvls"), (infiniband, across)) if used]
+    if assumed:
+        asked = "" if enabled or not across else "; the platform's record does not say its reference design enables InfiniBand SHARP, so only --algorithm assumes it"
+        return f"assumed: {' and '.join(assumed)}{asked}; --no-in-network leaves it out"
+    offered = [name for name, figure in ((nvlink, up), (infiniband, out and enabled)) if figure]
+    unstated = (f"; {out.split('.')[0]}'s switches can reduce ({out}), but {result.platform}'s record does not say its reference design "
+                "enables InfiniBand SHARP, so it is not assumed (--algorithm collnet assumes it)") if out and not enabled and in_network else ""
+    if not in_network:
+        dropped = [name for name, figure in ((nvlink, up), (f"InfiniBand SHARP in the scale-out switches ({out})", out)) if figure]
+        return f"none: --no-in-network leaves out {' and '.join(dropped)}" if dropped else f"none: {result.platform} has no reduction in its switches in the data"
+    if not offered:
+        return f"none: {result.platform} has no reduction in its switches in the data{unstated}"
+    if result.operation != "all-reduce":
+        return f"none: only an all-reduce reduces in the switches here ({result.platform} offers {' and '.join(offered)}){unstated}"
+    return f"none in the chosen algorithm ({result.platform} offers {' and '.join(offered)}){unstated}"
 
 
 def _expect(calibration: Calibration, platform: str, operation: str, phase: Phase) -> Expected:
@@ -222,28 +300,6 @@ def _expect(calibration: Calibration, platform: str, operation: str, phase: Phas
     )
 
 
-def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Each measured run predicted from all the others: the estimate's time over the measured time."""
-    rows = []
-    for run in read_runs(connection):
-        calibration = Calibration(connection, exclude=run.figure_id)
-        if run.platform not in calibration.topologies:
-            continue
-        if run.scope == "per-port":
-            efficiency = calibration.efficiency(run.platform, "scale-out", run.algorithm, run.operation)
-            port = calibration.port_bandwidth(run.platform)
-            predicted = run.busbw / ((efficiency.value if efficiency else 1.0) * port) if port else None
-            source = efficiency.source if efficiency else "no measured run: the peak bound"
-        else:
-            result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
-                              algorithm=run.algorithm, calibration=calibration)
-            predicted = result.seconds / run.measured_seconds
-            source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
-        if predicted is not None:
-            rows.append({"run": run.label, "size": format_value(run.size_bytes, "size") if run.size_bytes else "peak", "estimate_over_measured": round(predicted, 3), "calibrated_on": source})
-    return rows
-
-
 def describe(result: Estimate) -> list[dict[str, Any]]:
     """Rows for a table: one per phase, then the total."""
     rows = []
@@ -255,19 +311,24 @@ def describe(result: Estimate) -> list[dict[str, Any]]:
             "gpus": phase.accelerators if phase.accelerators is not None else "large-N limit",
             "sent_per_gpu": format_value(phase.bytes_per_accelerator, "size"),
             "peak_bandwidth": f"{format_value(phase.bandwidth, 'bandwidth')} {phase.bandwidth_counted}",
-            "efficiency": f"{e.efficiency:.0%}",
-            "latency": "left out" if phase.latency_left_out else f"{phase.steps} x {format_value(e.latency, 'time') if e.latency else '0 s'}",
-            "bound_ms": round((phase.transfer_seconds + phase.latency_seconds) * 1e3, 3),
-            "expected_ms": round((e.transfer_seconds + e.latency_seconds) * 1e3, 3),
+            "efficiency": f"{e.efficiency_on_basis:.1%}",
+            "peak_latency": "left out" if phase.latency_left_out else _steps(phase.steps, phase.latency),
+            "latency": "left out" if phase.latency_left_out else _steps(phase.steps, e.latency),
+            "bound_ms": round(phase.transfer_seconds * 1e3 + phase.latency_seconds * 1e3, 3),
+            "expected_ms": round(e.seconds * 1e3, 3),
         })
     if len(result.expected) > 1:
-        rows.append({"phase": "total (phases pipelined)", "tier": f"bound by {result.bound_by}", "gpus": result.bound.accelerators,
-                     "sent_per_gpu": "", "peak_bandwidth": "", "efficiency": "", "latency": "",
+        tiers = result.bound_by if result.bound_by == result.peak_bound_by else f"{result.bound_by} (peak bound: {result.peak_bound_by})"
+        rows.append({"phase": "total (phases pipelined)", "tier": f"bound by {tiers}", "gpus": result.bound.accelerators,
+                     "sent_per_gpu": "", "peak_bandwidth": "", "efficiency": "", "peak_latency": "", "latency": "",
                      "bound_ms": round(result.bound_seconds * 1e3, 3), "expected_ms": round(result.seconds * 1e3, 3)})
     return rows
 
 
-def sources(result: Estimate) -> list[str]:
-    """Where each phase's efficiency and latency came from, one line each, and the measured runs set aside, for the table's footer."""
-    lines = [f"{e.phase.name}: efficiency {e.efficiency_source}; latency {e.latency_source}" for e in result.expected]
-    return lines + [f"measured run not used: {unused}" for unused in result.unused_runs]
+def _steps(steps: int, latency: float) -> str:
+    return f"{steps} x {format_value(latency, 'time') if latency else '0 s'}"
+
+
+def footer(result: Estimate) -> list[str]:
+    """The lines under the table: each assumption, then the measured runs set aside."""
+    return result.assumptions + [f"measured run not used: {unused}" for unused in result.unused_runs]

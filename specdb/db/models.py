@@ -148,7 +148,7 @@ class CollectiveRun(SQLModel, table=True):
     accelerators: int
     size_bytes: Optional[float] = Field(default=None, description="message size in bytes (nccl-tests' size column); NULL: a large-message peak stated without a size")
     size_text: Optional[str] = None
-    algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP) or collnet (InfiniBand SHARP)")
+    algorithm: str = Field(description="ring, tree, nvls (NVLink SHARP), collnet (InfiniBand SHARP), or default (the library chose)")
     library: str = Field(description="library and version, e.g. NCCL 2.18.5")
     domains: Optional[int] = Field(default=None, description="scale-up domains (nodes) the run spanned; NULL: as few as hold its accelerators")
 

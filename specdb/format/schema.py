@@ -16,7 +16,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from specdb.format.dates import DATE, parse_date
 from specdb.format.policy import LONGEST_PERIOD
 from specdb.format.terms import (  # re-exported: the record format speaks of these
-    COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, SCOPES, SPARSITIES, STATUSES,
+    COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, RUN_ALGORITHMS, SCOPES, SPARSITIES, STATUSES,
 )
 from specdb.format.units import Quantity, UnitError, foreign_digit, parse_quantity
 
@@ -161,7 +161,7 @@ class CollectiveRun(Strict):
     operation: Literal[COLLECTIVE_OPERATIONS]  # type: ignore[valid-type]
     accelerators: Annotated[int, BeforeValidator(_whole_number), Field(ge=2)]
     size: QuantityField | None = None
-    algorithm: Literal[COLLECTIVE_ALGORITHMS]  # type: ignore[valid-type]
+    algorithm: Literal[RUN_ALGORITHMS]  # type: ignore[valid-type]
     library: Text
     domains: Annotated[int, BeforeValidator(_whole_number), Field(ge=1)] | None = None
 

@@ -13,6 +13,9 @@ SPARSITIES = ("dense", "sparse")
 PERIODS = ("day", "month", "year")
 COLLECTIVE_OPERATIONS = ("all-reduce", "all-gather", "reduce-scatter", "all-to-all", "point-to-point")
 COLLECTIVE_ALGORITHMS = ("ring", "tree", "nvls", "collnet")
+# A measured run may also say `default`: the library chose (NCCL_ALGO unset) and the log does not say which. Such a run
+# checks the estimate's own choice; it cannot calibrate an algorithm.
+RUN_ALGORITHMS = (*COLLECTIVE_ALGORITHMS, "default")
 ROLE_KINDS = {
     "accelerator": "accelerator",
     "scale_up": "link",

@@ -101,6 +101,10 @@ FIGURES: dict[str, FigureName] = {
     # systems and clusters
     "accelerators": _count((SYSTEM, CLUSTER), "accelerators in the system or cluster"),
     "scale_up_domain": _count((SYSTEM,), "accelerators in one scale-up domain of the system"),
+    "network_reduction_nodes": _count((SYSTEM,), "nodes (scale-up domains) one reduction in the scale-out switches spans in the system's reference design (InfiniBand SHARP, NCCL's CollNet); where a system has it, an all-reduce across domains may reduce in the network"),
+    "in_network_reduction_domain": _count(
+        (SYSTEM,), "accelerators one reduction in the scale-up switches spans (NVLink SHARP, NCCL's NVLS); where a system has it, an all-reduce may reduce in its switches"
+    ),
     "scale_up_aggregate_bandwidth": _bandwidth((SYSTEM,), EITHER_WAY, "per-system", "scale-up bandwidth of the whole domain, all accelerators added"),
     "scale_out_bandwidth": _bandwidth((SYSTEM, CLUSTER), ONE_WAY, "per-accelerator", "scale-out (node-to-node) network bandwidth per accelerator, one direction"),
     "scale_out_nics": _count((SYSTEM,), "scale-out NICs in the system"),
