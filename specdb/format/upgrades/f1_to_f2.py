@@ -122,10 +122,11 @@ def _split_moved_links(record: Record, relpath: str) -> list[tuple[str, Record]]
     split["schema"] = record["schema"]
     replace_number(split, "schema", TO_FORMAT)
     split["id"] = SPLIT_LINK
-    for key in ("kind", "vendor", "family"):
+    split["kind"] = record.get("kind")
+    split["name"] = SPLIT_NAME
+    for key in ("vendor", "family"):
         if key in record:
             split[key] = record[key]
-    split["name"] = SPLIT_NAME
     split["notes"] = SPLIT_NOTES
     split["figures"] = split_figures = new_like(figures)
     for name in moved:
