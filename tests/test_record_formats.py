@@ -313,3 +313,37 @@ def test_history_follows_a_figure_back_through_its_format_1_name(specs, tmp_path
     build(specs, db)
     rows = figure_history(connect_readonly(db), specs, "test-ib", "lane_bandwidth")
     assert [row["value"] for row in rows if row["commit"]] == ["50 Gb/s", "50.5 Gb/s"]
+
+
+def test_a_full_disk_during_an_upgrade_leaves_every_file_as_it_was(old_specs, monkeypatch):
+    import errno
+
+    def full(descriptor):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    before = _snapshot(old_specs)
+    monkeypatch.setattr(os, "fsync", full)
+    result = _upgrade(old_specs)
+    assert result.exit_code == 3 and "cannot write (No space left on device)" in result.output
+    assert _snapshot(old_specs) == before
+    assert not [path for path in old_specs.rglob(".*") if path.is_file()]  # no temporary left behind
+
+
+def test_a_rename_failing_midway_puts_back_the_files_already_replaced(old_specs, monkeypatch):
+    import errno
+
+    replace, renamed = os.replace, []
+
+    def fail_on_the_third(source, target):
+        if str(target).endswith(".yaml") and not str(source).endswith(".replaced"):
+            renamed.append(target)
+            if len(renamed) == 3:
+                raise OSError(errno.EIO, "Input/output error")
+        replace(source, target)
+
+    before = _snapshot(old_specs)
+    monkeypatch.setattr(os, "replace", fail_on_the_third)
+    result = _upgrade(old_specs)
+    assert result.exit_code == 3 and "cannot write (Input/output error)" in result.output
+    assert len(renamed) == 3 and _snapshot(old_specs) == before
+    assert not [path for path in old_specs.rglob(".*") if path.is_file()]
