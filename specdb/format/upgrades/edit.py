@@ -35,8 +35,10 @@ def replace_text(mapping: MutableMapping[str, Any], key: str, text: str) -> None
 
 
 def replace_number(mapping: MutableMapping[str, Any], key: str, number: int) -> None:
-    """Set a whole number, written as the value it replaces was: a plain reading holds text, a round-trip one a number."""
-    mapping[key] = number if isinstance(mapping[key], int) else str(number)
+    """Set a whole number, written as the value it replaces was: a plain reading holds text, a round-trip one a number
+    (or a text in its quoting, when the number was quoted)."""
+    old = mapping[key]
+    mapping[key] = type(old)(str(number)) if isinstance(old, str) else number
 
 
 def new_like(mapping: MutableMapping[str, Any]) -> MutableMapping[str, Any]:

@@ -22,7 +22,7 @@ a file already in the last shape of format 1 only has its number raised.
 
 from __future__ import annotations
 
-from typing import Any, MutableMapping
+from typing import Any, Callable, MutableMapping
 
 from specdb.format import vocabulary
 from specdb.format.units import UnitError, binary_reading, decimal_prefixed, parse_quantity
@@ -83,7 +83,7 @@ def _dimension(figure: Any) -> str | None:
         return None
 
 
-def _rename_in_products(figures: Record, renamed) -> None:
+def _rename_in_products(figures: Record, renamed: Callable[[str], str]) -> None:
     """Every figure's derived product with each reference replaced by `renamed(reference)`."""
     for figure in figures.values():
         derived = figure.get("derived") if isinstance(figure, dict) else None
