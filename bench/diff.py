@@ -62,7 +62,7 @@ def main() -> None:
         cold = timed(diff_revisions, env)
         # A new commit on top: its parent (HEAD) is known, the commit is not.
         (root / "specs" / "source" / "synthetic-note.yaml").write_text(
-            "schema: 1\nid: synthetic-note\nkind: source\nname: A new source\npublisher: bench\ncitation: added by bench/diff.py\npublished: 2026-01-01\n"
+            "schema: 2\nid: synthetic-note\nkind: source\nname: A new source\npublisher: bench\ncitation: added by bench/diff.py\npublished: 2026-01-01\n"
         )
         git(root, "add", "-A")
         git(root, "commit", "-qm", "one source added")

@@ -23,7 +23,7 @@ import yaml
 
 BUNDLED = Path(__file__).resolve().parent.parent / "specs"
 
-SOURCE = """schema: 1
+SOURCE = """schema: 2
 id: synthetic-source
 kind: source
 name: Synthetic source for benchmarks
@@ -72,7 +72,7 @@ def write(out: Path, figures: int, per_record: int, change: float, seed: int) ->
     records = (figures + per_record - 1) // per_record
     for index in range(records):
         record_id = f"synthetic-link-{index:06d}"
-        body = [f"schema: 1\nid: {record_id}\nkind: link\nname: Synthetic link {index}\nvendor: Synthetic\nreleased: 2025-06\nfigures:\n"]
+        body = [f"schema: 2\nid: {record_id}\nkind: link\nname: Synthetic link {index}\nvendor: Synthetic\nreleased: 2025-06\nfigures:\n"]
         for number in range(per_record):
             serial = index * per_record + number
             if serial >= figures:

@@ -156,6 +156,52 @@ def add_new_files(contents: dict[Path, str]) -> None:
         _discard(temporary)
 
 
+def replace_files(contents: dict[Path, str]) -> None:
+    """Write every file, replacing those that exist, or none of them.
+
+    All are written beside their places first; each existing file is kept
+    under a second name while the new ones are renamed into place, and after
+    a failure every file is put back as it was (a new one removed). An
+    existing file keeps its permissions.
+    """
+    temporaries: dict[Path, Path] = {}
+    kept: dict[Path, Path] = {}
+    placed: list[Path] = []
+    try:
+        for path, text in contents.items():
+            real = destination(path)
+            try:
+                remove_stale_temporaries(real)
+                temporary = temporary_beside(real, "tmp")
+                with open(temporary, "x", encoding="utf-8") as handle:
+                    temporaries[real] = temporary
+                    handle.write(text)
+                if real.exists():
+                    os.chmod(temporary, stat.S_IMODE(real.stat().st_mode))
+                    kept[real] = temporary_beside(real, "replaced")
+                    os.link(real, kept[real])
+                _flush(temporary)
+            except OSError as error:
+                raise cannot_write(path, error) from None
+        for real, temporary in temporaries.items():
+            try:
+                os.replace(temporary, real)
+            except OSError as error:
+                raise cannot_write(real, error) from None
+            placed.append(real)
+    except BaseException:
+        for real in placed:
+            if real in kept:
+                os.replace(kept.pop(real), real)
+            else:
+                _discard(real)
+        for path in [*temporaries.values(), *kept.values()]:
+            _discard(path)
+        raise
+    for path in kept.values():
+        _discard(path)
+
+
 def make_folders(folder: Path, made: list[Path]) -> None:
     """Make folder and whichever of its parents are missing, adding each to `made` (outermost first) as it is made."""
     missing = []

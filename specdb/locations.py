@@ -43,7 +43,7 @@ def resolve_specs(option: str | os.PathLike[str] | None = None, *, working_folde
 
 def is_specs_folder(folder: Path) -> bool:
     """Whether a folder is a specdb specs folder: it has a `policy.yaml`, or a record sub-folder
-    (`accelerator/`, `link/`, ...) whose first YAML file begins with `schema: 1`.
+    (`accelerator/`, `link/`, ...) whose first YAML file begins with `schema:` and a record format's number (`schema: 2`).
 
     Cheap on purpose (a few stat calls and one short read): an unrelated `specs/`
     folder, such as OpenAPI documents, is not taken for specdb data.
@@ -65,7 +65,8 @@ def _begins_with_schema(path: Path) -> bool:
         return False
     lines = (line.strip() for line in head.splitlines())
     first = next((line for line in lines if line and not line.startswith("#")), "")
-    return first.replace(" ", "") == "schema:1"
+    key, _, number = first.replace(" ", "").partition(":")
+    return key == "schema" and number.strip("'\"").isdigit()
 
 
 def _named(option: str | os.PathLike[str] | None, flag: str, variable: str) -> str | None:

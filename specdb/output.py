@@ -325,3 +325,8 @@ def markdown_table(rows: Sequence[Row], columns: list[str]) -> str:
     for line in values:
         out.append("| " + " | ".join(escape(_cell(value)) for value in line) + " |")
     return "\n".join(out) + "\n"
+
+
+def counted(records: int, sources: int, figures: int) -> str:
+    """What a version of the data holds, in the words `validate`, `build` and `info` share: "79 records, 150 sources, 389 figures"."""
+    return f"{records:,} record{'s' * (records != 1)}, {sources:,} source{'s' * (sources != 1)}, {figures:,} figure{'s' * (figures != 1)}"

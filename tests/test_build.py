@@ -72,7 +72,7 @@ def _dump(path):
 
 def test_building_twice_gives_the_same_content_and_the_second_does_no_work(specs, db, tmp_path):
     first = build(specs, db)
-    assert first.changed and first.records == 6 and first.figures == 16
+    assert first.changed and (first.records, first.sources, first.figures) == (5, 1, 16)
     stamp = db.stat().st_mtime_ns
     assert build(specs, db).changed is False
     assert db.stat().st_mtime_ns == stamp

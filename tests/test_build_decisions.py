@@ -187,7 +187,7 @@ def test_an_unchanged_build_reports_what_the_database_holds(specs, db):
     first = build(specs, db)
     again = build(specs, db)
     assert (first.changed, again.changed, first.path) == (True, False, db)
-    assert (again.path, again.records, again.figures, again.content_hash) == (db, 6, 16, first.content_hash)
+    assert (again.path, again.records, again.sources, again.figures, again.content_hash) == (db, 5, 1, 16, first.content_hash)
     assert first.content_hash == _meta(db)["content_hash"]
 
 
@@ -236,7 +236,7 @@ def test_the_meta_names_the_record_format_the_licence_and_the_last_commit_of_the
     """git_revision is the last commit that touched the specs folder, not the repository's newest."""
     build(specs, db)
     meta = _meta(db)
-    assert (meta["record_format"], meta["data_license"], meta["git_revision"]) == ("1", "CC-BY-4.0", "")
+    assert (meta["record_format"], meta["data_license"], meta["git_revision"]) == ("2", "CC-BY-4.0", "")
     _git(tmp_path, "init", "-q")
     _git(tmp_path, "add", "specs")
     _git(tmp_path, "-c", "user.name=t", "-c", "user.email=t@example.org", "commit", "-qm", "specs")
@@ -273,7 +273,7 @@ def test_a_build_that_finds_the_same_work_done_while_it_waited_for_the_lock_keep
     original_existing = builder._existing_state
     monkeypatch.setattr(builder, "_existing_state", inode_after_the_other)
     result = build(specs, db)
-    assert (result.changed, result.records, result.figures) == (False, 6, 16)
+    assert (result.changed, result.records, result.sources, result.figures) == (False, 5, 1, 16)
     assert db.stat().st_ino == built_by_the_other
     assert result.content_hash == _meta(db)["content_hash"] == load_specs(specs).content_hash
 

@@ -91,7 +91,7 @@ def test_the_default_database_is_a_per_user_cache_file(specs, tmp_path, cli):
 
 def test_data_goes_to_stdout_and_diagnostics_to_stderr(cli):
     result = cli("build")
-    assert result.stdout == "" and "built (6 records, 16 figures)" in result.stderr
+    assert result.stdout == "" and "built: 5 records, 1 source, 16 figures" in result.stderr
     again = cli("build")
     assert "up to date" in again.stderr
 

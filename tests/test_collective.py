@@ -748,7 +748,7 @@ def test_a_platform_without_a_domain_size_must_be_given_a_tier(specs, db):
     assert chosen.phases[0].name == "point-to-point (ring)" and chosen.bound_seconds == pytest.approx(1e9 / UP)
 
 
-MESH_LINK = """schema: 1
+MESH_LINK = """schema: 2
 id: test-link
 kind: link
 name: Test Mesh Link
@@ -829,7 +829,7 @@ def test_leave_one_out_predicts_each_run_from_the_others_by_hand(specs, db):
                       + "  measured_all_reduce_busbw_per_nic_16gpu_ring:\n" + PORT_RUN)
     (specs / "cluster").mkdir()
     (specs / "cluster" / "a-cluster.yaml").write_text(
-        "schema: 1\nid: a-cluster\nkind: cluster\nname: A cluster\nvendor: Test Vendor\nfigures:\n"
+        "schema: 2\nid: a-cluster\nkind: cluster\nname: A cluster\nvendor: Test Vendor\nfigures:\n"
         "  measured_all_reduce_busbw_8gpu_ring:\n" + RUN.format(busbw="300 GB/s", gpus=8, size="8 GiB", spread=""))
     rows = leave_one_out(open_fresh(db, specs))
     a, b = "test-system.measured_all_reduce_busbw_8gpu_ring_a", "test-system.measured_all_reduce_busbw_8gpu_ring_b"

@@ -63,7 +63,7 @@ def test_completion_never_builds_a_database(tmp_path):
 def test_completion_over_specs_that_do_not_build_offers_nothing_and_fails_nothing(tmp_path):
     broken = tmp_path / "specs"
     shutil.copytree(TEST_SPECS, broken)
-    (broken / "accelerator" / "test-gpu.yaml").write_text("schema: 1\nid: [unclosed\n")
+    (broken / "accelerator" / "test-gpu.yaml").write_text("schema: 2\nid: [unclosed\n")
     result = _complete("bash", f"specdb show --specs {broken} --db {tmp_path / 'db.sqlite'} test-")
     assert (result.returncode, result.stdout.strip(), result.stderr) == (0, "", "")
 

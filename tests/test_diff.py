@@ -46,7 +46,7 @@ def repo(tmp_path):
     _edit(gpu, "value: 3.35 TB/s", "value: 3.6 TB/s")
     _commit(root, "v1 memory bandwidth revised")
     (specs / "source" / "test-brief.yaml").write_text(
-        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+        "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
     )
     _edit(gpu, "sources: [{ref: test-datasheet}]\n  scale_up", "sources: [{ref: test-brief}]\n  scale_up")
     _commit(root, "v2 flops source replaced")

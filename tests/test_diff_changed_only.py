@@ -61,7 +61,7 @@ def history(tmp_path_factory):
           "value: 96 GiB\n    scope: per-accelerator\n    status: shipping\n    as_of: 2023-01\n    reviewed: 2026-08-01")
     commit("c3")
     (specs / "source" / "test-brief.yaml").write_text(
-        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+        "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
     )
     _edit(gpu, "status: announced, sources: [{ref: test-datasheet}]", "status: announced, sources: [{ref: test-brief}]")
     commit("c4")
@@ -79,12 +79,12 @@ def history(tmp_path_factory):
     _edit(gpu, "sources: [{ref: test-brief}]", "sources: [{ref: test-datasheet}]")
     (specs / "source" / "test-brief.yaml").unlink()
     commit("c8")
-    (specs / "policy.yaml").write_text("schema: 1\nreview:\n  accelerator:\n    warn_after: {count: 6, period: month}\n")
+    (specs / "policy.yaml").write_text("schema: 2\nreview:\n  accelerator:\n    warn_after: {count: 6, period: month}\n")
     commit("c9")
     _edit(specs / "source" / "test-datasheet.yaml", "publisher: Test Vendor", "publisher: Test Vendor Inc.")
     _edit(specs / "fabric" / "test-fabric.yaml", "released: 2021-11", f"released: 2021-11\nnotes: {LONG_NOTE}")
     (specs / "source" / "test-whitepaper.yaml").write_text(
-        "schema: 1\nid: test-whitepaper\nkind: source\nname: A whitepaper\npublisher: Test Vendor\nurl: https://example.com/paper\npublished: 2024-01-02\n"
+        "schema: 2\nid: test-whitepaper\nkind: source\nname: A whitepaper\npublisher: Test Vendor\nurl: https://example.com/paper\npublished: 2024-01-02\n"
     )
     _edit(gpu, "sources: [{ref: test-datasheet}]\n  scale_up", "sources: [{ref: test-whitepaper}]\n  scale_up")
     _edit(gpu, "value: 3.6 TB/s", "value: 3600 GB/s")
@@ -354,7 +354,7 @@ def test_a_folder_that_holds_no_specs_and_a_missing_file_are_named_as_such(cli, 
         assert result.stderr.startswith(f"specdb: {missing}: no such file or folder, and {specs} is not in a git repository")
 
 
-POLICY = "schema: 1\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
+POLICY = "schema: 2\nreview:\n  accelerator:\n    warn_after: {{count: {months}, period: month}}\n"
 
 
 @pytest.fixture(scope="module")
@@ -591,7 +591,7 @@ def databases(history, tmp_path_factory):
     _edit(gpu, "status: announced, sources: [{ref: test-datasheet}]", "status: announced, sources: [{ref: test-brief}]")
     _edit(gpu, "reason: raw stacks, sources: [{ref: test-datasheet}]", "reason: raw stacks, sources: [{ref: test-brief}]")
     (edited / "source" / "test-brief.yaml").write_text(
-        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+        "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
     )
     build(edited, folder / "edited.sqlite")
     return folder

@@ -15,7 +15,7 @@ from specdb.errors import UsageError
 from specdb.versions.snapshot import Citation, from_dataset
 
 GPU = "accelerator/test-gpu.yaml"
-BRIEF = "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+BRIEF = "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
 
 
 @pytest.fixture

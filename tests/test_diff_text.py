@@ -20,7 +20,7 @@ NOTE_61 = "A fabric note of sixty-one characters, cut short in a summary"
 
 
 def _source(source_id, name):
-    return f"schema: 1\nid: {source_id}\nkind: source\nname: {name}\npublisher: Test Vendor\nurl: https://example.com/{source_id}\npublished: 2024-01-02\n"
+    return f"schema: 2\nid: {source_id}\nkind: source\nname: {name}\npublisher: Test Vendor\nurl: https://example.com/{source_id}\npublished: 2024-01-02\n"
 
 
 def _edit(folder, relpath, find, replace):

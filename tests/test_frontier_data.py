@@ -10,7 +10,7 @@ from specdb.resources import bundled_specs
 from specdb.db.access import open_fresh
 from specdb.analysis.tiers import ratio_rows, trend
 
-SWITCH = """schema: 1
+SWITCH = """schema: 2
 id: test-switch
 kind: fabric
 name: Test Switch 64 x 400G
@@ -22,7 +22,7 @@ figures:
   switch_bandwidth: {value: 25.6 Tb/s, direction: per-direction, scope: per-system, status: shipping, as_of: 2021-11, reviewed: 2026-07-15, derived: {product: [switch_ports, port_bandwidth]}, sources: [{ref: test-datasheet}]}
 """
 
-MEMORY = """schema: 1
+MEMORY = """schema: 2
 id: test-hbm
 kind: link
 name: Test HBM

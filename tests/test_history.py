@@ -16,8 +16,8 @@ from specdb.db.store import connect_readonly
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-BRIEF = "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
-NOTE = "schema: 1\nid: test-note\nkind: source\nname: A note\npublisher: Test Vendor\nurl: https://example.com/note\npublished: 2024-01-03\n"
+BRIEF = "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+NOTE = "schema: 2\nid: test-note\nkind: source\nname: A note\npublisher: Test Vendor\nurl: https://example.com/note\npublished: 2024-01-03\n"
 # The memory bandwidth's block in the GPU's file, up to the next figure.
 BLOCK = re.compile(r"  memory_bandwidth:\n.*?(?=  memory_capacity:\n)", re.DOTALL)
 

@@ -75,7 +75,7 @@ def test_odd_file_names_are_named_in_the_message(specs, name):
 def test_python_object_tags_are_never_constructed(specs, tmp_path):
     marker = tmp_path / "constructed"
     path = specs / "source" / "test-datasheet.yaml"
-    path.write_text(f"schema: 1\nid: !!python/object/apply:os.system ['touch {marker}']\n")
+    path.write_text(f"schema: 2\nid: !!python/object/apply:os.system ['touch {marker}']\n")
     _expect(_validate(specs), path, "tag '!!python/object/apply:os.system' is not allowed")
     assert not marker.exists()
 

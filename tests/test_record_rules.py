@@ -19,7 +19,7 @@ from specdb.load.files import SpecFile, SpecsInMemory, current_stamp, walk
 
 NPU = "accelerator/test-npu.yaml"
 # A valid accelerator: line numbers below refer to this text.
-HEAD = """schema: 1
+HEAD = """schema: 2
 id: test-npu
 kind: accelerator
 name: Test NPU
@@ -177,7 +177,7 @@ def test_a_value_is_text_with_a_unit_that_fits_the_name(tmp_path):
     ]
 
 
-SYSTEM_HEAD = """schema: 1
+SYSTEM_HEAD = """schema: 2
 id: test-box
 kind: system
 name: Test Box
@@ -216,7 +216,7 @@ def test_a_review_count_is_a_whole_plain_number(tmp_path, text, message):
     assert (line, found, code) == (6, message, "invalid-value")
 
 
-SOURCE = """schema: 1
+SOURCE = """schema: 2
 id: test-page
 kind: source
 name: A test page
@@ -241,7 +241,7 @@ def test_a_source_can_be_found_again(tmp_path, body, message):
 ])
 def test_an_excluded_domain_covers_its_subdomains_and_nothing_else(tmp_path, host, excluded):
     files = {
-        "policy.yaml": "schema: 1\nexcluded_source_domains: [mirror.example]\n",
+        "policy.yaml": "schema: 2\nexcluded_source_domains: [mirror.example]\n",
         "source/test-page.yaml": SOURCE + f"url: https://{host}/page\naccessed: 2026-07-15\n",
     }
     message = (f"url: {host} is a mirror or content farm (mirror.example is in excluded_source_domains of policy.yaml); "
@@ -251,14 +251,14 @@ def test_an_excluded_domain_covers_its_subdomains_and_nothing_else(tmp_path, hos
 
 @pytest.mark.parametrize("domain", ["Mirror.example", "https://mirror.example", "mirror", "mirror.example/page"])
 def test_an_excluded_domain_is_written_as_a_bare_host_name(tmp_path, domain):
-    found = _problems(tmp_path, {"policy.yaml": f"schema: 1\nexcluded_source_domains: ['{domain}']\n"})
+    found = _problems(tmp_path, {"policy.yaml": f"schema: 2\nexcluded_source_domains: ['{domain}']\n"})
     message = f"excluded_source_domains[0]: '{domain}' is not a domain name such as example.com (lowercase, without scheme or path)"
     assert found == [("policy.yaml", 2, 27, message, "invalid-value")]
 
 
 def test_an_excluded_domain_with_a_trailing_newline_is_not_a_domain(tmp_path):
     # Such a name would match no host: the exclusion would silently exclude nothing.
-    found = _problems(tmp_path, {"policy.yaml": 'schema: 1\nexcluded_source_domains: ["mirror.example\\n"]\n'})
+    found = _problems(tmp_path, {"policy.yaml": 'schema: 2\nexcluded_source_domains: ["mirror.example\\n"]\n'})
     message = "excluded_source_domains[0]: 'mirror.example\n' is not a domain name such as example.com (lowercase, without scheme or path)"
     assert found == [("policy.yaml", 2, 27, message, "invalid-value")]
 
@@ -454,7 +454,7 @@ def test_a_missing_key_is_named_in_full_at_its_mapping(tmp_path):
 def test_a_key_is_named_as_written(tmp_path):
     # The record's `schema` key is a Python attribute `schema_` inside; no name the user wrote is rewritten.
     assert _npu(tmp_path, CAPACITY + "    schema_note: x\n") == [(13, 5, "unknown key 'figures.memory_capacity.schema_note'", "unknown-key")]
-    assert _npu(tmp_path, CAPACITY, HEAD.replace("schema: 1\n", "")) == [(1, 1, "missing key 'schema'", "missing-key")]
+    assert _npu(tmp_path, CAPACITY, HEAD.replace("schema: 2\n", "")) == [(1, 1, "missing key 'schema'", "missing-key")]
 
 
 def test_a_key_really_named_like_pydantics_marker_is_an_unknown_key_where_it_is(tmp_path):

@@ -49,7 +49,7 @@ def test_a_figure_reviewed_on_the_cut_off_day_is_not_stale(cli):
     assert json.loads(cli("stale", "--since", "2026-07-16", "-f", "json").stdout) != []
 
 
-POLICY = "schema: 1\nreview:\n  accelerator: {error_after: {count: 1, period: day}}\n  link: {warn_after: {count: 1, period: day}}\n"
+POLICY = "schema: 2\nreview:\n  accelerator: {error_after: {count: 1, period: day}}\n  link: {warn_after: {count: 1, period: day}}\n"
 
 
 def test_check_fails_on_errors_and_stale_figures_and_on_warnings_only_when_strict(cli, specs):
@@ -67,7 +67,7 @@ def test_check_fails_on_errors_and_stale_figures_and_on_warnings_only_when_stric
 
 
 def test_error_levels_alone_fail_a_strict_check(cli, specs):
-    (specs / "policy.yaml").write_text("schema: 1\nreview:\n  accelerator: {error_after: {count: 1, period: day}}\n")
+    (specs / "policy.yaml").write_text("schema: 2\nreview:\n  accelerator: {error_after: {count: 1, period: day}}\n")
     assert {row["level"] for row in json.loads(cli("stale", "-f", "json").stdout)} == {"error"}
     assert cli("stale", "--check", "--strict").exit_code == 1
 

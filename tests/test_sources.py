@@ -8,7 +8,7 @@ SOURCE = "source/test-datasheet.yaml"
 
 def _exclude(specs, *domains):
     listed = "".join(f"  - {domain}\n" for domain in domains)
-    (specs / "policy.yaml").write_text(f"schema: 1\nexcluded_source_domains:\n{listed}")
+    (specs / "policy.yaml").write_text(f"schema: 2\nexcluded_source_domains:\n{listed}")
 
 
 def _cite(specs, url):

@@ -80,7 +80,7 @@ def test_check_fails_only_when_asked(cli, dated):
 
 
 def _policy(specs, text):
-    (specs / "policy.yaml").write_text("schema: 1\nreview:\n" + text)
+    (specs / "policy.yaml").write_text("schema: 2\nreview:\n" + text)
 
 
 def test_policies_mark_warn_and_error_and_error_wins(cli, dated):

@@ -19,7 +19,7 @@ from specdb.load.files import current_stamp, read_specs, walk
 # A system whose one figure fails validation, and which also names a link and a source that do not exist and
 # derives a figure that does not match. Columns counted by hand from the text below.
 BROKEN_SYSTEM = """\
-schema: 1
+schema: 2
 id: test-system
 kind: system
 name: Test System 8-GPU
@@ -118,7 +118,8 @@ def test_a_read_only_database_reports_the_specs_problems_first(specs, db):
 def test_the_build_counts_what_it_wrote(specs, db):
     """6 files: 5 records and 1 source; figures counted in the test data by hand (test-gpu 6, test-link 3, test-pcie 2, test-fabric 2, test-system 3)."""
     result = build(specs, db)
-    assert (result.records, result.figures) == (6, 16)
+    # The test data: five records and one source (test-datasheet), sixteen figures.
+    assert (result.records, result.sources, result.figures) == (5, 1, 16)
     connection = sqlite3.connect(db)
     assert connection.execute("SELECT COUNT(*) FROM figure").fetchone() == (16,)
     connection.close()
@@ -126,10 +127,10 @@ def test_the_build_counts_what_it_wrote(specs, db):
 
 def test_the_build_counts_every_source(specs, db):
     (specs / "source" / "test-brief.yaml").write_text(
-        "schema: 1\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
+        "schema: 2\nid: test-brief\nkind: source\nname: A brief\npublisher: Test Vendor\nurl: https://example.com/brief\npublished: 2024-01-02\n"
     )
     # 5 records and 2 sources now; the figures as before.
-    assert build(specs, db)[2:4] == (7, 16)
+    assert build(specs, db)[2:5] == (5, 2, 16)
 
 
 @pytest.mark.parametrize("enabled", [True, False])

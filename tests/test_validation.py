@@ -44,7 +44,7 @@ CASES = [
     ("not a mapping", SOURCE, None, "- just\n- a list\n", 1, 1, "a record file must be a mapping of keys"),
     ("empty file", SOURCE, None, "", 0, 0, "file is empty"),
     ("thousands separator", GPU, "value: 989 TFLOPS", "value: 1,979 TFLOPS", 33, 12, "without thousands separators"),
-    ("unknown schema", SOURCE, "schema: 1", "schema: 2", 1, 9, "schema: '2' is not one of"),
+    ("unknown schema", SOURCE, "schema: 2", "schema: 3", 1, 9, "schema: '3' is not one of"),
     ("unknown figure name", GPU, "  memory_capacity:", "  memory_capacty:", 23, 3, "unknown figure name 'memory_capacty'; did you mean 'memory_capacity'?"),
     ("unit that does not fit the name", SYSTEM, "value: 400 Gb/s\n    direction: per-direction\n", "value: 400 GB\n", 12, 12, "'400 GB' is a size, but scale_out_bandwidth is a bandwidth"),
     ("count that must be whole", SYSTEM, 'scale_up_domain: {value: "8"', 'scale_up_domain: {value: "0.5"', 10, 28, "'0.5' must be a whole number"),
@@ -54,7 +54,7 @@ CASES = [
     ("implausibly large", SYSTEM, "value: 400 Gb/s", "value: 4e21 B/s", 12, 12, "outside the plausible range of a bandwidth"),
     ("review policy beyond a century", GPU, "family: Testarch", "family: Testarch\nreview: {warn_after: {count: 99999999999, period: year}}", 7, 22, "longer than 100 years"),
     ("control character", GPU, "family: Testarch", "family: Test\x07arch", 6, 13, "character U+0007 is not allowed in YAML"),
-    ("NUL byte", SOURCE, "schema: 1", "schema: 1\nname: a\x00b", 2, 8, "character U+0000 is not allowed in YAML"),
+    ("NUL byte", SOURCE, "schema: 2", "schema: 2\nname: a\x00b", 2, 8, "character U+0000 is not allowed in YAML"),
     ("explicit str tag", GPU, "family: Testarch", "family: !!str Testarch", 6, 9, "tag '!!str' is not allowed"),
     ("explicit map tag", GPU, "uses: {scale_up", "uses: !!map {scale_up", 9, 7, "tag '!!map' is not allowed"),
     # "aliases: [" is 10 characters; the GPU's file comes before the link's.

@@ -4,6 +4,7 @@
 COMMANDS = {
     "validate": ("specdb.cli.records", "validate"),
     "build": ("specdb.cli.records", "build"),
+    "upgrade": ("specdb.cli.records", "upgrade"),
     "list": ("specdb.cli.records", "list_records"),
     "show": ("specdb.cli.records", "show"),
     "query": ("specdb.cli.query", "query_app"),

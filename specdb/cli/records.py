@@ -1,8 +1,9 @@
-"""validate, build, list and show: the commands over records."""
+"""validate, build, upgrade, list and show: the commands over records."""
 
 from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
 
 import sys
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 from specdb.cli.common import emit, lazy_module, locate, open_database
@@ -25,26 +26,37 @@ def validate(
     from dataclasses import asdict
 
     from specdb.load.dataset import load_specs
-    from specdb.output import to_json
+    from specdb.output import counted, to_json
 
     specs_dir, _ = locate(specs, None)
     dataset = load_specs(specs_dir)
-    sources = sum(1 for loaded in dataset.records.values() if loaded.model.kind == "source")
     if fmt == "json":
         sys.stdout.write(to_json({
             "valid": dataset.ok,
             "specs": str(specs_dir),
-            "records": len(dataset.records) - sources,
-            "sources": sources,
+            "records": dataset.record_count,
+            "sources": dataset.source_count,
+            "figures": dataset.figure_count,
+            "converted": dataset.converted,
             "problems": [asdict(problem) for problem in dataset.problems],
             "problems_left_out": sum(dataset.left_out.values()),
         }))
     else:
         sys.stdout.write("".join(f"{problem}\n" for problem in dataset.problems))
+    _warn_converted(dataset.converted)
     if not dataset.ok:
         print(f"specdb: {dataset.problem_count:,} problem(s) in the specs", file=sys.stderr)
         raise SystemExit(EXIT_FINDINGS)
-    print(f"{specs_dir}: {len(dataset.records) - sources} records and {sources} sources are valid", file=sys.stderr)
+    print(f"{specs_dir}: valid: {counted(dataset.record_count, dataset.source_count, dataset.figure_count)}", file=sys.stderr)
+
+
+def _warn_converted(converted: list[str] | tuple[str, ...]) -> None:
+    """Say that files in an older record format were read through its conversion, and how to rewrite them."""
+    if converted:
+        from specdb.format.upgrades import CURRENT_FORMAT
+
+        files = f"{converted[0]}" if len(converted) == 1 else f"{len(converted):,} files ({converted[0]}, ...)"
+        print(f"specdb: warning: {files} in an older record format, read as format {CURRENT_FORMAT}; `specdb upgrade` rewrites them", file=sys.stderr)
 
 
 def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> None:
@@ -53,11 +65,35 @@ def build(specs: options.SpecsOption = None, db: options.DbOption = None) -> Non
     Does no work when nothing changed. Example: specdb build --db specdb.sqlite
     """
     from specdb.db.access import build as build_database
+    from specdb.output import counted
 
     specs_dir, db_path = locate(specs, db)
     result = build_database(specs_dir, db_path)
+    _warn_converted(result.converted)
     state = "built" if result.changed else "up to date"
-    print(f"{db_path}: {state} ({result.records} records, {result.figures} figures)", file=sys.stderr)
+    print(f"{db_path}: {state}: {counted(result.records, result.sources, result.figures)}", file=sys.stderr)
+
+
+def upgrade(
+    paths: Annotated[Optional[list[Path]], typer.Argument(help="Spec files or folders inside the specs folder (default: all of it)", show_default=False)] = None,
+    specs: options.SpecsOption = None,
+) -> None:
+    """Rewrite spec files in an older record format in the current one, in place, keeping comments, key order and quoting.
+
+    All files or none: the specs must validate as rewritten before any is written. Files already current are left
+    alone. Example: specdb upgrade ; specdb upgrade specs/link
+    """
+    from specdb.format.upgrades import CURRENT_FORMAT
+    from specdb.load.upgrade import upgrade_specs
+
+    specs_dir, _ = locate(specs, None)
+    done = upgrade_specs(specs_dir, list(paths or ()))
+    for path in done.rewritten:
+        print(f"{path}: rewritten in format {CURRENT_FORMAT}", file=sys.stderr)
+    for path in done.added:
+        print(f"{path}: added (a record format 1 kept in another file)", file=sys.stderr)
+    if not done.rewritten:
+        print(f"{specs_dir}: every file is in format {CURRENT_FORMAT} already", file=sys.stderr)
 
 
 def list_records(

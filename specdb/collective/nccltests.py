@@ -156,7 +156,7 @@ def records(log: Log, *, log_name: str, platform: str, record_id: str, operation
             f"        locator: line {row.line}\n"
         )
     record = (
-        "schema: 1\n"
+        "schema: 2\n"
         f"id: {record_id}\n"
         "kind: cluster\n"
         f"name: {json.dumps(f'{platform} nccl-tests run of {date}')}\n"
@@ -166,7 +166,7 @@ def records(log: Log, *, log_name: str, platform: str, record_id: str, operation
         "figures:\n" + "".join(figures)
     )
     source = (
-        "schema: 1\n"
+        "schema: 2\n"
         f"id: {source_id}\n"
         "kind: source\n"
         f"name: {json.dumps(f'nccl-tests output {log_name}')}\n"

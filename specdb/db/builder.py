@@ -37,11 +37,21 @@ ROWS_PER_BATCH = 5000
 
 
 class BuildResult(NamedTuple):
+    """What a build made: records (sources apart, as `validate` and `info` count them), sources and figures."""
+
     path: Path | ServerDatabase
     changed: bool
     records: int
+    sources: int
     figures: int
     content_hash: str
+    # The files read through a conversion from an older record format, which `specdb upgrade` rewrites.
+    converted: tuple[str, ...] = ()
+
+
+def built(path: Path | ServerDatabase, dataset: Dataset) -> BuildResult:
+    """The result of a build that read and wrote every record of `dataset`."""
+    return BuildResult(path, True, dataset.record_count, dataset.source_count, dataset.figure_count, dataset.content_hash, tuple(dataset.converted))
 
 
 def build(specs: Path, db_path: Path) -> BuildResult:
@@ -139,7 +149,7 @@ def _build_new(specs: Path, db_path: Path, tree: Tree) -> BuildResult:
         finally:
             _discard(temporary)
     _forget_side_stamp(db_path)
-    return BuildResult(db_path, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
+    return built(db_path, dataset)
 
 
 @contextmanager
@@ -266,10 +276,11 @@ class Existing(NamedTuple):
     revision: str
     meta: dict[str, str]
     records: int
+    sources: int
     figures: int
 
     def result(self, db_path: Path | ServerDatabase, *, changed: bool) -> BuildResult:
-        return BuildResult(db_path, changed, self.records, self.figures, self.meta.get("content_hash", ""))
+        return BuildResult(db_path, changed, self.records, self.sources, self.figures, self.meta.get("content_hash", ""))
 
 
 def _forget_side_stamp(db_path: Path) -> None:
@@ -294,7 +305,7 @@ def _existing_state(db_path: Path) -> Existing | None:
             revision = schema_revision(connection)
             check_revision(db_path, revision)
             records, sources, figures = counts(connection)
-            return Existing(revision, read_meta(connection), records + sources, figures)
+            return Existing(revision, read_meta(connection), records, sources, figures)
         finally:
             connection.close()
     except sqlite3.DatabaseError as exc:
@@ -420,9 +431,3 @@ def _replace(temporary: Path, db_path: Path) -> None:
         pass
 
 
-def count_records(dataset: Dataset) -> int:
-    return dataset.record_count + dataset.source_count
-
-
-def count_figures(dataset: Dataset) -> int:
-    return dataset.figure_count

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from specdb import __version__
 from specdb.db.builder import (
-    LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, count_figures, count_records,
+    LOCK_TIMEOUT_SECONDS, BuildResult, Existing, build_meta, built,
     validated_unless_held,
 )
 from specdb.db.catalog import counts
@@ -103,7 +103,7 @@ def publish(specs: Path, db: ServerDatabase) -> BuildResult:
             return existing.result(db, changed=False)
         _load(connection, dataset, build_meta(specs, dataset))
         connection.commit()
-    return BuildResult(db, True, count_records(dataset), count_figures(dataset), dataset.content_hash)
+    return built(db, dataset)
 
 
 def _require_publish_rights(reader: Reader, db: ServerDatabase) -> None:
@@ -122,7 +122,7 @@ def _existing(reader: Reader, db: ServerDatabase) -> Existing | None:
     if revision != HEAD_REVISION:
         return None
     records, sources, figures = counts(reader)
-    return Existing(revision, read_meta(reader), records + sources, figures)
+    return Existing(revision, read_meta(reader), records, sources, figures)
 
 
 def _restamp(db: ServerDatabase, specs: Path, stamp: Stamp | None, meta: dict[str, str]) -> None:

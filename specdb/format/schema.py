@@ -1,4 +1,4 @@
-"""The record format, version 1, as pydantic models (see docs/record-format.md).
+"""The record format, version 2, as pydantic models (see docs/record-format.md).
 
 Input arrives as plain strings from `yamlread`, so every typed field parses
 its own text: quantities through `units`, dates through `parse_spec_date`.
@@ -19,8 +19,10 @@ from specdb.format.terms import (  # re-exported: the record format speaks of th
     COLLECTIVE_ALGORITHMS, COLLECTIVE_OPERATIONS, DIRECTIONS, KINDS, PERIODS, PRECISIONS, ROLE_KINDS, RUN_ALGORITHMS, SCOPES, SPARSITIES, STATUSES,
 )
 from specdb.format.units import Quantity, UnitError, foreign_digit, parse_quantity
+from specdb.format.upgrades import CURRENT_FORMAT
 
-SCHEMA_VERSION = "1"
+# Older formats are converted to this one before a record is validated (format.upgrades).
+SCHEMA_VERSION = str(CURRENT_FORMAT)
 
 ID_PATTERN = r"^[a-z0-9][a-z0-9-]*$"
 FIGURE_NAME_PATTERN = r"^[a-z][a-z0-9_]*$"

@@ -25,7 +25,7 @@ from pydantic import ValidationError
 
 from specdb.format import schema
 
-from specdb.format import vocabulary
+from specdb.format import upgrades, vocabulary
 from specdb.load.links import Links, LinkTable, SourceLinks
 from specdb.names import is_look_alike, name_key, normal
 from specdb.progress import FilesDone
@@ -93,6 +93,10 @@ class Dataset:
     figure_count: int = 0
     # Problems found but not listed, by file shown: past MAX_PROBLEMS_PER_FILE a file.
     left_out: dict[str, int] = field(default_factory=dict)
+    # The files read through a conversion from an older record format (as shown), which `specdb upgrade` rewrites.
+    converted: list[str] = field(default_factory=list)
+    # Records an older format kept inside another record's file: the path each is read as, and the file it is in.
+    split_from: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -150,8 +154,18 @@ def load_files(
             continue
         located, yaml_problems = parse_yaml(file.raw, positions=False)
         dataset.problems.extend(Problem(where, p.line, p.column, p.message, "yaml") for p in yaml_problems)
-        if located is None or not _load_one(dataset, file.relpath, where, located, write):
+        if located is None:
             dataset.unloaded.add(_stem(file.relpath))
+            continue
+        upgraded = upgrades.upgraded(located.data, file.relpath)
+        if upgraded.converted:
+            dataset.converted.append(where)
+        if not _load_one(dataset, file.relpath, where, located, write):
+            dataset.unloaded.add(_stem(file.relpath))
+        for relpath, data in upgraded.split:
+            dataset.split_from[relpath] = file.relpath
+            if not _load_one(dataset, relpath, where, Located(data), write, written_in=file.relpath):
+                dataset.unloaded.add(_stem(relpath))
     if progress is not None and total:
         progress(total, total)
     dataset.content_hash = files.content_hash()
@@ -198,8 +212,13 @@ def _shown(root: str, relpath: str) -> str:
     return full if relative.startswith("..") else relative
 
 
-def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, write: RecordWriter | None) -> bool:
-    """Validate one file's data and add its record; False when it is not a usable record under its file name."""
+def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, write: RecordWriter | None, *, written_in: str | None = None) -> bool:
+    """Validate one file's data and add its record; False when it is not a usable record under its file name.
+
+    A record split off another by a format conversion is read as `relpath`, where `specdb upgrade` writes it; its
+    problems are found in the file it is `written_in`.
+    """
+    in_file = written_in or relpath
     data = located.data
     problems = dataset.problems
     if not isinstance(data, dict):
@@ -220,7 +239,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
         if model_type is not KindPolicies:
             claimed = data.get("id")
             record_id = claimed if isinstance(claimed, str) else _stem(relpath)
-            dataset.unvalidated.append((record_id, _unvalidated_links(data, relpath)))
+            dataset.unvalidated.append((record_id, _unvalidated_links(data, in_file)))
         return False
     if model_type is KindPolicies:
         dataset.policies = model
@@ -243,7 +262,7 @@ def _load_one(dataset: Dataset, relpath: str, shown: str, located: Located, writ
     if other is not None:
         problems.append(Problem(shown, *located.where(("id",)), f"id '{model.id}' is already used by {dataset.shown(other.relpath)}", "duplicate-id"))
         return True
-    dataset.links.add(model.id, _links(model, relpath))
+    dataset.links.add(model.id, _links(model, in_file))
     if isinstance(model, SourceRecord):
         dataset.source_count += 1
     else:

@@ -11,7 +11,7 @@ from specdb.errors import UsageError
 from specdb.load.files import FolderFiles, SpecFile, Tree, read_specs
 
 
-class _FolderWithNewFiles(FolderFiles):
+class FolderWithNewFiles(FolderFiles):
     """The folder's spec files as they are, with the new files' text in place as though they were written."""
 
     def __init__(self, tree: Tree, new: dict[str, str]) -> None:
@@ -38,7 +38,7 @@ def add_records(specs: Path, new: dict[str, str], origin: str) -> list[Path]:
         if os.path.lexists(specs / relpath):
             raise UsageError(f"{specs / relpath} exists already")
     tree, _ = read_specs(specs)
-    dataset = load_tree(specs, tree, _FolderWithNewFiles(tree, new))
+    dataset = load_tree(specs, tree, FolderWithNewFiles(tree, new))
     if not dataset.ok:
         problems = "\n".join(f"  {problem}" for problem in dataset.problems)
         raise UsageError(f"{origin}: the records made from it do not validate with the specs; nothing was written:\n{problems}")

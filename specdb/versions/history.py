@@ -37,6 +37,7 @@ def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None)
     there, with the figure as that commit held it, rather than crediting it with a change.
     """
     from specdb.versions import gitsource
+    from specdb.format.upgrades import upgraded
     from specdb.load.yamlread import parse_yaml
 
     try:
@@ -51,7 +52,8 @@ def _from_git(specs: Path, relpath: str, figure: str, progress: Progress | None)
         if progress is not None:
             progress(f"reading the history of {relpath}", done, len(versions))
         located, _ = parse_yaml(version.content) if version.content is not None else (None, [])
-        data = located.data if located is not None else None
+        # Read as the current format has it, so a figure is followed back through its older names.
+        data = upgraded(located.data, relpath).data if located is not None else None
         entry = data.get("figures", {}).get(figure) if isinstance(data, dict) and isinstance(data.get("figures"), dict) else None
         if not isinstance(entry, dict):
             state = None

@@ -133,7 +133,8 @@ def _validated(
             dataset = load_files(specs, SpecsInMemory(files), shown)
         raise InvalidSpecs(dataset.problems)
     validated = {loaded.relpath: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering())) for loaded in dataset.records.values()}
-    revisioncache.store_files({keys[relpath]: rows for relpath, rows in validated.items()})
+    # A file an older format split in two is read again each time: its rows are those of two records.
+    revisioncache.store_files({keys[relpath]: rows for relpath, rows in validated.items() if relpath in keys and relpath not in dataset.split_from.values()})
     found.update(validated)
     return found, every.content_hash() if whole else ""
 
