@@ -13,7 +13,7 @@ from specdb.sources.text import (
     normalise,
     pdf_text,
 )
-from specdb.sources.yamledit import Edit, EditError, edited
+from specdb.format.yamledit import Edit, EditError, edited
 
 PDF = Path(__file__).parent / "data" / "sources" / "datasheet.pdf"
 

@@ -1,9 +1,10 @@
 """YAML files changed in place, keeping what a person wrote: comments, key order, quoting, flow or block style.
 
-`specdb upgrade` rewrites records through it, and any command that sets a
-key in a spec file should: `with_value` sets one and leaves every other byte
-of the file as it was. ruamel.yaml reads a file into mappings that remember
-their layout; it is imported here only, so a read never loads it.
+`specdb upgrade` rewrites records through it: renames, moves and splits
+re-emit the document. Setting a value in place, with every other byte kept,
+is `format.yamledit`'s, which rewrites no more than the value's own
+characters. ruamel.yaml reads a file into mappings that remember their
+layout; it is imported here only, so a read never loads it.
 """
 
 from __future__ import annotations
@@ -12,8 +13,6 @@ import io
 from typing import Any
 
 from specdb.errors import UsageError
-
-Path_ = tuple[str | int, ...]
 
 
 def _yaml() -> Any:
@@ -47,17 +46,3 @@ def dump(data: Any) -> str:
     _yaml().dump(data, out)
     return out.getvalue()
 
-
-def with_value(text: str, path: Path_, value: Any, shown: str = "<text>") -> str:
-    """The text with the value at path (keys and list indexes) set, the last key added at the end of its mapping if new."""
-    data = load(text, shown)
-    *parents, last = path
-    target = data
-    for part in parents:
-        try:
-            target = target[part]
-        except (KeyError, IndexError, TypeError):
-            raise UsageError(f"{shown}: no {'.'.join(str(p) for p in parents)} to set {last} in") from None
-    old = target.get(last) if isinstance(target, dict) else None
-    target[last] = type(old)(value) if isinstance(old, str) and isinstance(value, str) else value
-    return dump(data)

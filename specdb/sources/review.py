@@ -19,7 +19,7 @@ from specdb.sources.cache import SourceCache
 from specdb.sources.check import read_address
 from specdb.sources.fetch import DEFAULT_TIMEOUT, client
 from specdb.sources.text import contains_quote, fingerprint, normalise
-from specdb.sources.yamledit import Edit, EditError, edited
+from specdb.format.yamledit import Edit, EditError, edited
 
 
 class Review(NamedTuple):
