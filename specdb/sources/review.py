@@ -120,14 +120,17 @@ def _write(edits: dict[Path, list[Edit]]) -> None:
 def _validate(path: Path, text: str) -> None:
     from pydantic import ValidationError
 
+    from specdb.format import upgrades
     from specdb.format.schema import Record, SourceRecord
     from specdb.load.yamlread import parse_yaml
 
     located, problems = parse_yaml(text.encode())
     if problems or located is None:
         raise SpecdbError(f"{path}: the review would leave the file unreadable ({problems[0] if problems else 'empty'}); nothing was written")
-    model = SourceRecord if located.data.get("kind") == "source" else Record
+    # A file in an older record format is held to the rules as every reader holds it: converted first.
+    data = upgrades.upgraded(located.data, path.name).data
+    model = SourceRecord if data.get("kind") == "source" else Record
     try:
-        model.model_validate(located.data)
+        model.model_validate(data)
     except ValidationError as error:
         raise SpecdbError(f"{path}: the review would leave the record invalid ({error.errors()[0]['msg']}); nothing was written") from None
