@@ -1,0 +1,269 @@
+"""Each field of an audited table against the data: the part it names, the figure it means, and a verdict.
+
+Verdicts: ok (the figure, within the rounding of both, or one of its recorded alternatives); stale (a value the figure
+had before, from its history entries); sparse-as-dense (twice the dense peak, what 2:4 structured sparsity quotes, where
+the format means dense); mixed-basis (the same link counted the other way: both directions added where the format
+means one, or the reverse); wrong-variant (another part of the same vendor's figure: the SXM value on a PCIe key);
+mismatch (none of these); unmatched (the data lacks the part or the figure).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from specdb.audit import fields as meaning
+from specdb.audit.fields import Field, half_unit
+from specdb.db.catalog import resolve
+from specdb.errors import AmbiguousName, NotFound
+from specdb.format import figure_names
+from specdb.format.counting import Bandwidth
+from specdb.analysis.tiers import platforms
+from specdb.names import words
+
+VERDICTS = ("ok", "mismatch", "stale", "sparse-as-dense", "mixed-basis", "wrong-variant", "unmatched")
+PASSING = ("ok", "unmatched")
+# A value agrees with a figure within half a unit of the last digit either writes, never less than this share
+# (1978.9 and 1978 TOPS are one figure) and never more than the cap (a "2 TB/s" is not 2.06).
+_FLOOR = 0.005
+_CAP = 0.025
+_GIB_PER_GB = 1e9 / 2**30
+_DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
+
+
+@dataclass
+class Finding:
+    """One field and its verdict; `holds` is the figure as the data writes it, `suggestion` a value in the file's own unit."""
+
+    path: str
+    line: int
+    column: int
+    key: str
+    written: str
+    part: str
+    verdict: str
+    record: str | None = None
+    figure: str | None = None
+    holds: str | None = None
+    quote: str | None = None
+    source: str | None = None
+    suggestion: str | None = None
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class _Expected:
+    """What the data holds for a field's meaning on one part, with what a wrong value is likely to be instead."""
+
+    record: str
+    figure: str
+    value: float
+    text: str
+    quote: str | None
+    source: str | None
+    ok_also: list[tuple[float, str]] = field(default_factory=list)  # recorded alternatives
+    older: list[tuple[float, str]] = field(default_factory=list)  # history entries
+    other_count: float | None = None  # the same link counted the other way
+    sparse: float | None = None
+
+
+class Data:
+    """The figures audit reads, loaded once for every file audited."""
+
+    def __init__(self, connection: sqlite3.Connection):
+        self.connection = connection
+        self.kinds: dict[str, tuple[str, str]] = {
+            row[0]: (row[1], row[2] or "") for row in connection.execute("SELECT id, kind, vendor FROM record")
+        }
+        self.uses: dict[str, dict[str, str]] = {}
+        for record_id, role, target in connection.execute("SELECT record_id, role, target_id FROM record_use"):
+            self.uses.setdefault(record_id, {})[role] = target
+        sources: dict[int, tuple[str | None, str | None]] = {}
+        for figure_id, quote, url, source_id in connection.execute(
+            "SELECT c.figure_id, c.quote, s.url, s.id FROM citation c JOIN source s ON s.id = c.source_id"
+            " WHERE c.claim_id IS NULL ORDER BY c.figure_id, c.position"
+        ):
+            sources.setdefault(figure_id, (quote, url or source_id))
+        claims: dict[int, dict[str, list[tuple[float, str]]]] = {}
+        for figure_id, kind, value, text in connection.execute("SELECT figure_id, claim_kind, value, value_text FROM claim"):
+            claims.setdefault(figure_id, {}).setdefault(kind, []).append((value, text))
+        self.figures: dict[tuple[str, str], _Expected] = {}
+        self.directions: dict[tuple[str, str], str | None] = {}
+        for figure_id, record_id, name, value, text, direction in connection.execute(
+            "SELECT id, record_id, name, value, value_text, direction FROM figure"
+        ):
+            quote, source = sources.get(figure_id, (None, None))
+            own = claims.get(figure_id, {})
+            self.figures[(record_id, name)] = _Expected(
+                record_id, name, value, text, quote, source, list(own.get("alternative", [])), list(own.get("history", [])),
+            )
+            self.directions[(record_id, name)] = direction
+        self.names = connection.execute(
+            "SELECT id, id FROM record WHERE kind = 'accelerator' UNION ALL SELECT r.name, r.id FROM record r WHERE r.kind = 'accelerator'"
+            " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
+        ).fetchall()
+        self.platforms = platforms(connection)
+
+    def parts(self, name: str) -> tuple[set[str], str]:
+        """The accelerators a name may mean, and why none when none: the resolver's answer, else every accelerator whose
+        names hold each word of it ('H100' is the SXM and the PCIe part), a form factor cut short of its generation
+        ('sxm' for 'SXM5') included."""
+        try:
+            record_id = resolve(self.connection, name)
+        except (AmbiguousName, NotFound):
+            record_id = None
+        if record_id is not None:
+            kind = self.kinds[record_id][0]
+            if kind == "accelerator":
+                return {record_id}, ""
+            accelerator = self.uses.get(record_id, {}).get("accelerator")
+            if accelerator:
+                return {accelerator}, ""
+            return set(), f"'{name}' is a {kind} record, not an accelerator"
+        wanted = [word for word in words(name) if word not in ("nvidia", "amd", "gpu")]
+        found = {record_id for known, record_id in self.names if wanted and all(_holds(words(known), word) for word in wanted)}
+        return found, "" if found else f"no accelerator '{name}' in the data"
+
+    def expected(self, record_id: str, quantity: str) -> list[_Expected]:
+        if quantity.startswith(meaning.DENSE):
+            precision = quantity[len(meaning.DENSE):]
+            names = _DENSE_16BIT if precision == "16bit" else (f"dense_{precision}_flops",)
+            for name in names:
+                if (record_id, name) in self.figures:
+                    found = self.figures[(record_id, name)]
+                    return [_with(found, sparse=2 * found.value)]
+            return []
+        if quantity in (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER):
+            found = self.figures.get((record_id, quantity))
+            return [found] if found else []
+        if quantity in (meaning.SCALE_UP_PER_DIRECTION, meaning.SCALE_UP_BIDIRECTIONAL):
+            return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, quantity == meaning.SCALE_UP_PER_DIRECTION)
+        if quantity == meaning.SCALE_OUT_PER_DIRECTION:
+            return [self._tier(tier) for platform in self.platforms if platform.accelerator == record_id
+                    for tier in (platform.tiers["scale_out"],) if tier is not None]
+        if quantity == meaning.HOST_LINK_PER_DIRECTION:
+            link = self.uses.get(record_id, {}).get("host_link")
+            found = self.figures.get((link, "x16_per_direction_bandwidth")) if link else None
+            both = self.figures.get((link, "x16_bidirectional_bandwidth")) if link else None
+            return [_with(found, other_count=both.value if both else 2 * found.value)] if found else []
+        raise ValueError(f"no quantity {quantity!r}")
+
+    def _link(self, record_id: str, name: str, one_way: bool) -> list[_Expected]:
+        found = self.figures.get((record_id, name))
+        direction = self.directions.get((record_id, name))
+        if found is None or direction not in ("per-direction", "bidirectional"):
+            return []
+        per_direction = found.value / 2 if direction == "bidirectional" else found.value
+        value, other = (per_direction, 2 * per_direction) if one_way else (2 * per_direction, per_direction)
+        counted = "per direction" if one_way else "both directions added"
+        note = "" if (direction == "per-direction") == one_way else f", {counted}"
+        return [_with(found, value=value, text=f"{found.text} {direction}{note}", other_count=other, older=[], ok_also=[])]
+
+    def _tier(self, tier: Bandwidth) -> _Expected:
+        found = self.figures[(tier.record_id, tier.figure)]
+        value = tier.on("per-direction")
+        halved = ", halved" if tier.direction == "bidirectional" else ""
+        return _with(found, value=value, text=f"{found.text} {tier.direction}{halved}", other_count=2 * value, older=[], ok_also=[])
+
+    def same_vendor(self, record_ids: set[str]) -> list[str]:
+        vendors = {self.kinds[record_id][1] for record_id in record_ids}
+        return sorted(record_id for record_id, (kind, vendor) in self.kinds.items()
+                      if kind == "accelerator" and vendor in vendors and record_id not in record_ids)
+
+
+def _holds(known: tuple[str, ...], word: str) -> bool:
+    return any(candidate == word or (word.isalpha() and candidate.startswith(word) and candidate[len(word):].isdigit()) for candidate in known)
+
+
+def _with(found: _Expected, **changes: Any) -> _Expected:
+    values = asdict(found)
+    values.update(changes)
+    return _Expected(**values)
+
+
+def judge(table: list[Field], data: Data, path: str) -> list[Finding]:
+    """A finding for every field, in the file's order."""
+    return [_judge_one(item, data, path) for item in sorted(table, key=lambda item: (item.line, item.column, item.key))]
+
+
+def agrees(item: Field, expected: float, expected_text: str = "") -> bool:
+    if expected == 0:
+        return item.value == 0
+    share = max(half_unit(item.written, item.value), half_unit(expected_text, expected) if expected_text else 0.0, _FLOOR)
+    return abs(item.value - expected) <= min(share, _CAP) * abs(expected)
+
+
+def _judge_one(item: Field, data: Data, path: str) -> Finding:
+    finding = Finding(path, item.line, item.column, item.key, item.written, item.part, "unmatched")
+    parts, why = data.parts(item.part)
+    if not parts:
+        finding.note = why
+        return finding
+    expectations = [expected for record_id in sorted(parts) for expected in data.expected(record_id, item.meaning)]
+    if not expectations:
+        finding.record = ", ".join(sorted(parts))
+        finding.note = f"no {item.meaning.replace('dense:', 'dense ').replace('_', ' ')} figure for {finding.record}"
+        return finding
+    verdict, chosen, note = _verdict(item, expectations, data, parts)
+    finding.verdict = verdict
+    finding.record = chosen.record
+    finding.figure = chosen.figure
+    finding.holds = chosen.text
+    finding.quote = chosen.quote
+    finding.source = chosen.source
+    finding.note = note
+    if verdict not in PASSING:
+        finding.suggestion = _in_unit(item, chosen.value)
+    return finding
+
+
+def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[str]) -> tuple[str, _Expected, str]:
+    for expected in expectations:
+        if _matches(item, expected.value, expected.text):
+            return "ok", expected, ""
+        for value, text in expected.ok_also:
+            if _matches(item, value, text):
+                return "ok", expected, f"equals the recorded alternative {text}"
+    for expected in expectations:
+        for value, text in expected.older:
+            if _matches(item, value, text):
+                return "stale", expected, f"{text} is an older value of {expected.record}.{expected.figure}"
+    for expected in expectations:
+        if expected.sparse is not None and agrees(item, expected.sparse):
+            return "sparse-as-dense", expected, "twice the dense peak: the figure with 2:4 structured sparsity, where the format means dense"
+        if expected.other_count is not None and agrees(item, expected.other_count):
+            return "mixed-basis", expected, "the same link counted the other way (both directions added where one is meant, or the reverse)"
+    if len(parts) == 1 or not item.loose:
+        for other in data.same_vendor(parts):
+            for theirs in data.expected(other, item.meaning):
+                if _matches(item, theirs.value, theirs.text):
+                    return "wrong-variant", expectations[0], f"equals {other}'s {theirs.text}"
+    if item.loose:
+        return "unmatched", expectations[0], "matches no figure the data holds; the format documents this field only approximately"
+    return "mismatch", expectations[0], ""
+
+
+def _matches(item: Field, value: float, text: str) -> bool:
+    if agrees(item, value, text):
+        return True
+    return item.either_gb and item.meaning == meaning.MEMORY_CAPACITY and (
+        agrees(item, value * _GIB_PER_GB, text) or agrees(item, value / _GIB_PER_GB, text))
+
+
+def _in_unit(item: Field, value: float) -> str:
+    number = value / item.scale
+    if abs(number) >= 1000 and abs(number - round(number)) < 0.5 and item.scale == 1:
+        text = f"{round(number)}"
+    else:
+        text = f"{number:.4g}" if abs(number) < 1e6 else f"{round(number)}"
+    return f"{text}{item.unit}"
+
+
+def failing(findings: list[Finding], strict: bool = False) -> bool:
+    """Whether the findings fail an audit: any verdict but ok and unmatched; with strict, unmatched too."""
+    passing = ("ok",) if strict else PASSING
+    return any(finding.verdict not in passing for finding in findings)

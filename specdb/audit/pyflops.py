@@ -1,0 +1,122 @@
+"""Peak-FLOPS tables in Python source, as training libraries keep them to compute MFU.
+
+Two shapes are read, from the syntax tree (the file is never run):
+- a dict keyed by device name whose values are dicts keyed by number format (`torch.bfloat16`, `"tfloat32"`, `"int8"`),
+  as Lightning's `src/lightning/fabric/utilities/throughput.py` writes `_CUDA_FLOPS`; a flat dict of device name to
+  FLOP/s is one rate per device, which Lightning's `_TPU_FLOPS` documents as "the same for all precisions";
+- a function that returns a number under `if "NAME" in device_name:` tests, as torchtitan's `get_peak_flops`
+  (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else` for the rest.
+Both libraries divide achieved FLOP/s by these numbers for MFU, so each is a dense peak: Lightning's table promises
+dense figures in its docstring of `get_available_flops`, and torchtitan notes "Specifications are one-half lower without
+sparsity". A flat rate or a returned rate is the 16-bit one (BF16, else FP16).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+
+from specdb.audit import fields as meaning
+from specdb.audit.fields import Field, UnreadableTable
+
+NAME = "pyflops"
+_DTYPES = {
+    "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
+    "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
+}
+_SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
+
+
+def looks_like(path: str, text: str) -> bool:
+    return path.endswith(".py")
+
+
+def read(path: str, text: str) -> list[Field]:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        raise UnreadableTable(path, f"Python syntax: {error.msg}", error.lineno or 0, error.offset or 0) from None
+    found: list[Field] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            name = ast.unparse(targets[0])
+            found.extend(_table(text, name, node.value))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.extend(_returns(text, node.name, node.body, []))
+    return found
+
+
+def _number(node: ast.AST) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _number(node.left), _number(node.right)
+        if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
+            return None
+        try:
+            return float(_OPERATORS[type(node.op)](left, right))
+        except OverflowError:
+            return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand)
+        return None if inner is None else -inner
+    return None
+
+
+def _dtype(node: ast.AST) -> str | None:
+    word = node.attr if isinstance(node, ast.Attribute) else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    return _DTYPES.get(word.lower()) if word else None
+
+
+def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str) -> Field:
+    written = ast.get_source_segment(text, node) or repr(value)
+    return Field(node.lineno, node.col_offset + 1, key, written, value, 1.0, "", part, quantity)
+
+
+def _table(text: str, name: str, table: ast.Dict) -> list[Field]:
+    found: list[Field] = []
+    for key, value in zip(table.keys, table.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            continue
+        device = key.value
+        if isinstance(value, ast.Dict):
+            for inner_key, inner in zip(value.keys, value.values):
+                dtype, rate = (_dtype(inner_key), _number(inner)) if inner_key is not None else (None, None)
+                if dtype and rate is not None and rate >= _SMALLEST:
+                    label = ast.unparse(inner_key)
+                    found.append(_field(text, inner, f"{name}[{device!r}][{label}]", rate, device, meaning.dense(dtype)))
+        else:
+            rate = _number(value)
+            if rate is not None and rate >= _SMALLEST:
+                part = f"TPU {device}" if "tpu" in name.lower() and "tpu" not in device.lower() else device
+                found.append(_field(text, value, f"{name}[{device!r}]", rate, part, meaning.dense("16bit")))
+    return found
+
+
+def _names(test: ast.AST) -> list[str]:
+    """The device names an `if` tests for: `"H100" in name`, joined by `or`."""
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return [name for value in test.values for name in _names(value)]
+    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+            and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str)):
+        return [test.left.value]
+    return []
+
+
+def _returns(text: str, function: str, body: list[ast.stmt], context: list[str]) -> list[Field]:
+    found: list[Field] = []
+    for statement in body:
+        if isinstance(statement, ast.If):
+            names = _names(statement.test)
+            if names:
+                for name in names:
+                    found.extend(_returns(text, function, statement.body, [*context, name]))
+                found.extend(_returns(text, function, statement.orelse, context))
+        elif isinstance(statement, ast.Return) and statement.value is not None and context:
+            rate = _number(statement.value)
+            if rate is not None and rate >= _SMALLEST:
+                part = " ".join(context)
+                found.append(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")))
+    return found
