@@ -55,13 +55,16 @@ def read(path: str, text: str) -> list[Field]:
         except csv.Error as error:
             raise UnreadableTable(path, f"CSV: {error}", reader.line_num, 1) from None
         if len(row) > name_at and row[name_at].strip():
-            found.extend(_fields(row, start, lines[start - 1] if start - 1 < len(lines) else "", header, judged, row[name_at].strip()))
+            found.extend(_fields(row, start, "\n".join(lines[start - 1:reader.line_num]), header, judged, row[name_at].strip()))
         start = reader.line_num + 1
     return found
 
 
-def _fields(row: list[str], line: int, raw: str, header: list[str], judged: dict[int, str], part: str) -> list[Field]:
+def _fields(row: list[str], first_line: int, record: str, header: list[str], judged: dict[int, str], part: str) -> list[Field]:
+    """The judged cells of one record, each at the line and column where it is written (a quoted note may run over
+    several lines before it)."""
     found = []
+    searched = 0
     for index, quantity in judged.items():
         if index >= len(row) or not row[index].strip():
             continue
@@ -69,7 +72,13 @@ def _fields(row: list[str], line: int, raw: str, header: list[str], judged: dict
             value = float(row[index])
         except ValueError:
             continue
-        column = raw.find(row[index]) + 1 if row[index] in raw else 1
+        at = record.find("," + row[index], searched)
+        at = at + 1 if at >= 0 else record.find(row[index], searched)
+        if at >= 0:
+            searched = at + len(row[index])
+            line, column = first_line + record.count("\n", 0, at), at - (record.rfind("\n", 0, at) + 1) + 1
+        else:
+            line, column = first_line, 1
         found.append(Field(line, column, f"{part} / {header[index]}", row[index], value, 1.0, "", part, quantity,
                            either_gb=quantity == meaning.MEMORY_CAPACITY))
     return found

@@ -56,20 +56,22 @@ class UnreadableTable(UsageError):
 _NUMBER = re.compile(r"[-+]?(?:\d[\d_,]*\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def half_unit(written: str, value: float) -> float:
-    """Half a unit of the last significant digit written ("989.4e12" → 0.05e12; "4800000000000" → 0.05e12, since
-    trailing zeros of a whole number are not taken as significant), as a share of the value."""
+def half_unit(written: str, value: float, whole_zeros: bool = False) -> float:
+    """Half a unit of the last significant digit written, as a share of the value: "989.4e12" → 0.05e12, and
+    "4800000000000" or "4800000000000.0" → 0.05e12, since trailing zeros of a whole number are not taken as significant."""
     match = _NUMBER.search(written.replace(" ", ""))
     if not match or value == 0:
         return 0.0
     text = match.group().replace("_", "").replace(",", "")
-    mantissa, _, exponent = text.lower().partition("e")
+    mantissa = text.lower().partition("e")[0]
+    # "3700000000000.0" is how a program prints a float, not a claim of a tenth's precision.
+    mantissa = mantissa.removesuffix(".0") if len(mantissa.split(".")[0].lstrip("+-")) > 3 else mantissa
     digits = mantissa.lstrip("+-")
     if "." in digits:
         decimals = len(digits.split(".")[1])
         step = 10.0 ** -decimals
     else:
-        stripped = digits.rstrip("0") or "0"
+        stripped = digits if whole_zeros else digits.rstrip("0") or "0"
         step = 10.0 ** (len(digits) - len(stripped))
     number = float(mantissa) if mantissa.strip("+-.") else 0.0
     if number == 0:

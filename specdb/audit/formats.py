@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from specdb.audit import aiconfigurator, epoch, huggingface, inferencex, llm_analysis, markdown, pyflops
+from specdb.audit import FORMATS, aiconfigurator, epoch, huggingface, inferencex, llm_analysis, markdown, pyflops
 from specdb.audit.fields import Field, UnreadableTable
 from specdb.errors import UsageError
 
-# In the order detection tries them: the specific ones before Markdown, which any text with a table resembles.
-READERS = (aiconfigurator, llm_analysis, inferencex, huggingface, epoch, pyflops, markdown)
-FORMATS = tuple(reader.NAME for reader in READERS)
+_BY_NAME = {reader.NAME: reader for reader in (aiconfigurator, llm_analysis, inferencex, huggingface, epoch, pyflops, markdown)}
+READERS = tuple(_BY_NAME[name] for name in FORMATS)
 MAX_FILE_BYTES = 8 * 1024 * 1024
 
 

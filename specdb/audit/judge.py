@@ -9,6 +9,7 @@ mismatch (none of these); unmatched (the data lacks the part or the figure).
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -25,10 +26,13 @@ from specdb.names import words
 VERDICTS = ("ok", "mismatch", "stale", "sparse-as-dense", "mixed-basis", "wrong-variant", "unmatched")
 PASSING = ("ok", "unmatched")
 # A value agrees with a figure within half a unit of the last digit either writes, never less than this share
-# (1978.9 and 1978 TOPS are one figure) and never more than the cap (a "2 TB/s" is not 2.06).
-_FLOOR = 0.005
+# (1978.9 and 1978 TOPS are one figure, and so are a vendor's rounded "3.7 TB/s" and its 3.67) and never more than the
+# cap (a "2 TB/s" is not 2.06). The errors these tables carry (an announced figure, a sparse peak, another variant's
+# figure, the other direction) differ by more.
+_FLOOR = 0.02
 _CAP = 0.025
 _GIB_PER_GB = 1e9 / 2**30
+_SIZE = re.compile(r"(\d+)gi?b")
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
 
 
@@ -89,7 +93,12 @@ class Data:
         ):
             sources.setdefault(figure_id, (quote, url or source_id))
         claims: dict[int, dict[str, list[tuple[float, str]]]] = {}
-        for figure_id, kind, value, text in connection.execute("SELECT figure_id, claim_kind, value, value_text FROM claim"):
+        for figure_id, kind, value, text, announced_only in connection.execute(
+            "SELECT c.figure_id, c.claim_kind, c.value, c.value_text, c.status = 'announced' AND f.status != 'announced'"
+            " FROM claim c JOIN figure f ON f.id = c.figure_id"
+        ):
+            # An alternative announced before the part shipped is a value the figure had, as much as a history entry.
+            kind = "history" if kind == "alternative" and announced_only else kind
             claims.setdefault(figure_id, {}).setdefault(kind, []).append((value, text))
         self.figures: dict[tuple[str, str], _Expected] = {}
         self.directions: dict[tuple[str, str], str | None] = {}
@@ -125,8 +134,16 @@ class Data:
                 return {accelerator}, ""
             return set(), f"'{name}' is a {kind} record, not an accelerator"
         wanted = [word for word in words(name) if word not in ("nvidia", "amd", "gpu")]
+        sizes = [float(size.group(1)) for word in wanted for size in [_SIZE.fullmatch(word)] if size]
+        wanted = [word for word in wanted if not _SIZE.fullmatch(word)]
         found = {record_id for known, record_id in self.names if wanted and all(_holds(words(known), word) for word in wanted)}
+        # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
+        found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
         return found, "" if found else f"no accelerator '{name}' in the data"
+
+    def _holds_memory(self, record_id: str, size: float) -> bool:
+        capacity = self.figures.get((record_id, figure_names.MEMORY_CAPACITY))
+        return capacity is None or any(abs(capacity.value / unit - size) <= 0.02 * size for unit in (1e9, 2**30))
 
     def expected(self, record_id: str, quantity: str) -> list[_Expected]:
         if quantity.startswith(meaning.DENSE):
@@ -193,7 +210,7 @@ def judge(table: list[Field], data: Data, path: str) -> list[Finding]:
 def agrees(item: Field, expected: float, expected_text: str = "") -> bool:
     if expected == 0:
         return item.value == 0
-    share = max(half_unit(item.written, item.value), half_unit(expected_text, expected) if expected_text else 0.0, _FLOOR)
+    share = max(half_unit(item.written, item.value), half_unit(expected_text, expected, whole_zeros=True) if expected_text else 0.0, _FLOOR)
     return abs(item.value - expected) <= min(share, _CAP) * abs(expected)
 
 
@@ -231,7 +248,7 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
     for expected in expectations:
         for value, text in expected.older:
             if _matches(item, value, text):
-                return "stale", expected, f"{text} is an older value of {expected.record}.{expected.figure}"
+                return "stale", expected, f"{text} is an older or announced value of {expected.record}.{expected.figure}"
     for expected in expectations:
         if expected.sparse is not None and agrees(item, expected.sparse):
             return "sparse-as-dense", expected, "twice the dense peak: the figure with 2:4 structured sparsity, where the format means dense"

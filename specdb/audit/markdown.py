@@ -20,9 +20,10 @@ from specdb.format.units import UnitError, parse_quantity
 
 NAME = "markdown"
 _DTYPES = ("bf16", "fp16", "fp8", "int8", "fp4")
-_UNIT = re.compile(r"\b(PFLOPS|TFLOPS|TOPS|TB/s|GB/s|Gbps|Gb/s|GiB|GB|W)\b", re.IGNORECASE)
-_SCALES = {"pflops": 1e15, "tflops": 1e12, "tops": 1e12, "tb/s": 1e12, "gb/s": 1e9, "gbps": 1.25e8,
+_UNIT = re.compile(r"(?<![\w/])(PFLOPS|TFLOPS|TOPS|TB/s|TBps|GB/s|GBps|GiB|GB|W)(?![\w/])")
+_SCALES = {"pflops": 1e15, "tflops": 1e12, "tops": 1e12, "tb/s": 1e12, "tbps": 1e12, "gb/s": 1e9, "gbps": 1e9,
            "gib": 2**30, "gb": 1e9, "w": 1.0}
+_BANDWIDTHS = ("tb/s", "tbps", "gb/s", "gbps")
 _NUMBER = re.compile(r"^[~≈]?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z/]*)\s*$")
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
 
@@ -72,6 +73,8 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
     if "sparsity" in header[0][1].lower():
         return {}
     columns = {}
+    # A table with a memory-capacity column calls its memory bandwidth "Peak Bandwidth" (ml-engineering's HBM table).
+    memory_table = any(re.search(r"\b(memory|hbm)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
     for position, (_, cell) in enumerate(header[1:], start=1):
         lowered = cell.lower()
         if "sparse" in lowered or "sparsity" in lowered:
@@ -83,13 +86,13 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
         dtype = next((dtype for dtype in _DTYPES if re.fullmatch(rf"{dtype}(\s*\(.*\))?", lowered)), None)
         if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
             columns[position] = (meaning.dense(dtype), scale, "")
-        elif ("memory bandwidth" in lowered or "hbm bandwidth" in lowered) and unit_text.lower() in ("tb/s", "gb/s"):
+        elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (meaning.MEMORY_BANDWIDTH, scale, "")
         elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gib"):
             columns[position] = (meaning.MEMORY_CAPACITY, scale, "")
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
             columns[position] = (meaning.POWER, 1.0, "")
-        elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in ("tb/s", "gb/s"):
+        elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
             if re.search(r"unidirectional|per direction|one way|one-way|each way", lowered):
                 columns[position] = (meaning.SCALE_UP_PER_DIRECTION, scale, "")
             elif re.search(r"bidirectional|bi-directional|both directions", lowered):
