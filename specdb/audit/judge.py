@@ -20,6 +20,7 @@ from specdb.db.catalog import resolve
 from specdb.errors import AmbiguousName, NotFound
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth
+from specdb.format.units import format_value
 from specdb.analysis.tiers import platforms
 from specdb.names import words
 
@@ -176,14 +177,15 @@ class Data:
             return []
         per_direction = found.value / 2 if direction == "bidirectional" else found.value
         value, other = (per_direction, 2 * per_direction) if one_way else (2 * per_direction, per_direction)
-        counted = "per direction" if one_way else "both directions added"
-        note = "" if (direction == "per-direction") == one_way else f", {counted}"
-        return [_with(found, value=value, text=f"{found.text} {direction}{note}", other_count=other, older=[], ok_also=[])]
+        text = f"{found.text} {direction}"
+        if (direction == "per-direction") != one_way:
+            text += f" ({format_value(value, 'bandwidth')} {'per direction' if one_way else 'both directions added'})"
+        return [_with(found, value=value, text=text, other_count=other, older=[], ok_also=[])]
 
     def _tier(self, tier: Bandwidth) -> _Expected:
         found = self.figures[(tier.record_id, tier.figure)]
         value = tier.on("per-direction")
-        halved = ", halved" if tier.direction == "bidirectional" else ""
+        halved = f" ({format_value(value, 'bandwidth')} per direction)" if tier.direction == "bidirectional" else ""
         return _with(found, value=value, text=f"{found.text} {tier.direction}{halved}", other_count=2 * value, older=[], ok_also=[])
 
     def same_vendor(self, record_ids: set[str]) -> list[str]:
@@ -272,6 +274,10 @@ def _matches(item: Field, value: float, text: str) -> bool:
 
 
 def _in_unit(item: Field, value: float) -> str:
+    """The data's value as the file would write it: in its unit, and for a file that writes GB for both, a capacity of
+    a whole number of GiB in the same words the vendor uses ("186 GB" for 186 GiB)."""
+    if item.either_gb and abs(value / 2**30 - round(value / 2**30)) < 1e-6:
+        value = value / 2**30 * 1e9
     number = value / item.scale
     if abs(number) >= 1000 and abs(number - round(number)) < 0.5 and item.scale == 1:
         text = f"{round(number)}"

@@ -83,7 +83,7 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
         unit = (own_unit or table_unit)
         unit_text = unit.group(1) if unit else ""
         scale = _SCALES.get(unit_text.lower(), 0.0)
-        dtype = next((dtype for dtype in _DTYPES if re.fullmatch(rf"{dtype}(\s*\(.*\))?", lowered)), None)
+        dtype = next((dtype for dtype in _DTYPES if re.fullmatch(rf"{dtype}(\s*\(.*\)|\s+[pt]?flops|\s+tops)?", lowered)), None)
         if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
             columns[position] = (meaning.dense(dtype), scale, "")
         elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
