@@ -15,7 +15,7 @@ LAYERS = (
     {"load", "locations"},
     {"db"},
     {"analysis"},
-    {"versions", "collective", "check", "export"},
+    {"versions", "collective", "check", "export", "audit"},
     {"cli", "__main__", "mcpserver"},
 )
 
