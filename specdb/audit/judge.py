@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from specdb.audit import fields as meaning
@@ -33,6 +33,9 @@ PASSING = ("ok", "unmatched")
 _FLOOR = 0.02
 _CAP = 0.025
 _GIB_PER_GB = 1e9 / 2**30
+# Words of a vendor, brand or product line that tables put before a part's name and records do not all carry
+# ('Intel Habana Gaudi3', 'Amazon Trainium1', 'AMD Radeon Instinct MI250X').
+_BRAND_WORDS = frozenset(("nvidia", "amd", "intel", "habana", "google", "cloud", "aws", "amazon", "radeon", "tesla", "gpu"))
 _SIZE = re.compile(r"(\d+)gi?b")
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
 
@@ -134,7 +137,7 @@ class Data:
             if accelerator:
                 return {accelerator}, ""
             return set(), f"'{name}' is a {kind} record, not an accelerator"
-        wanted = [word for word in words(name) if word not in ("nvidia", "amd", "gpu")]
+        wanted = [word for word in words(name) if word not in _BRAND_WORDS]
         sizes = [float(size.group(1)) for word in wanted for size in [_SIZE.fullmatch(word)] if size]
         wanted = [word for word in wanted if not _SIZE.fullmatch(word)]
         found = {record_id for known, record_id in self.names if wanted and all(_holds(words(known), word) for word in wanted)}
@@ -195,7 +198,11 @@ class Data:
 
 
 def _holds(known: tuple[str, ...], word: str) -> bool:
-    return any(candidate == word or (word.isalpha() and candidate.startswith(word) and candidate[len(word):].isdigit()) for candidate in known)
+    """Whether a name's words hold a word: as it is, as a form factor cut short of its generation ('sxm' for 'sxm5'),
+    or as two words run together ('gaudi3' for 'Gaudi 3')."""
+    if any(candidate == word or (word.isalpha() and candidate.startswith(word) and candidate[len(word):].isdigit()) for candidate in known):
+        return True
+    return any(first + second == word for first, second in zip(known, known[1:]))
 
 
 def _with(found: _Expected, **changes: Any) -> _Expected:
@@ -241,16 +248,20 @@ def _judge_one(item: Field, data: Data, path: str) -> Finding:
 
 
 def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[str]) -> tuple[str, _Expected, str]:
-    for expected in expectations:
-        if _matches(item, expected.value, expected.text):
-            return "ok", expected, ""
-        for value, text in expected.ok_also:
-            if _matches(item, value, text):
-                return "ok", expected, f"equals the recorded alternative {text}"
-    for expected in expectations:
-        for value, text in expected.older:
-            if _matches(item, value, text):
-                return "stale", expected, f"{text} is an older or announced value of {expected.record}.{expected.figure}"
+    # A file that writes GB for GB and GiB alike is read first as writing the data's own unit ("192 GB" for the
+    # announced 192 GiB is that figure), and only then in the other (80 GB for 80 GiB as bytes).
+    readings = (_nominal, _matches) if item.either_gb and item.meaning == meaning.MEMORY_CAPACITY else (_matches,)
+    for same in readings:
+        for expected in expectations:
+            if same(item, expected.value, expected.text):
+                return "ok", expected, ""
+            for value, text in expected.ok_also:
+                if same(item, value, text):
+                    return "ok", expected, f"equals the recorded alternative {text}"
+        for expected in expectations:
+            for value, text in expected.older:
+                if same(item, value, text):
+                    return "stale", expected, f"{text} is an older or announced value of {expected.record}.{expected.figure}"
     for expected in expectations:
         if expected.sparse is not None and agrees(item, expected.sparse):
             return "sparse-as-dense", expected, "twice the dense peak: the figure with 2:4 structured sparsity, where the format means dense"
@@ -264,6 +275,13 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
     if item.loose:
         return "unmatched", expectations[0], "matches no figure the data holds; the format documents this field only approximately"
     return "mismatch", expectations[0], ""
+
+
+def _nominal(item: Field, value: float, text: str) -> bool:
+    """Whether a capacity written in GB is the figure's number in the figure's own unit (GB or GiB)."""
+    binary = "GiB" in text
+    written = item.value / 1e9 * 2**30 if binary else item.value
+    return agrees(replace(item, value=written), value, text)
 
 
 def _matches(item: Field, value: float, text: str) -> bool:
