@@ -111,7 +111,7 @@ def test_a_peak_with_sparsity_where_the_format_means_dense_is_sparse_as_dense(da
     path.write_text('PEAKS = {"h100 sxm": {"bf16": 1979e12}, "l4": {"bf16": 121e12}}\n')
     _, fields = read(str(path), path.read_text())
     assert [(finding.verdict, finding.suggestion) for finding in judge(fields, data, str(path))] == [
-        ("sparse-as-dense", "989000000000000"), ("ok", None)]
+        ("sparse-as-dense", "989e12"), ("ok", None)]
 
 
 # torchtitan's 191.5e12 for MI250X is one GCD's rate, as its comment says; the data holds the package's 383 TFLOPS and
@@ -185,3 +185,36 @@ def test_bad_input_is_a_clear_message_with_file_line_and_column_and_exit_2(audit
 def test_a_missing_file_or_a_folder_is_a_usage_error(audit, tmp_path):
     assert audit(str(tmp_path / "absent.yaml")).exit_code == 2
     assert "is a folder" in audit(str(tmp_path)).output
+
+
+def test_python_tables_in_other_shapes_are_read(data, tmp_path):
+    path = tmp_path / "peaks.py"
+    path.write_text(
+        "TERA = 10**12\n"
+        "def peak(name):\n"
+        "    if name == 'NVIDIA H100 80GB HBM3':\n"
+        "        return 1979 * TERA\n"
+        "    elif name.startswith('NVIDIA A100') and '40GB' in name:\n"
+        "        return 312 * TERA\n"
+    )
+    _, fields = read(str(path), path.read_text())
+    found = [(f.line, f.part, f.verdict, f.record) for f in judge(fields, data, str(path))]
+    assert found == [(4, "NVIDIA H100 80GB HBM3", "sparse-as-dense", "nvidia-h100-sxm"), (6, "NVIDIA A100 40GB", "ok", "nvidia-a100-sxm-40gb")]
+
+
+def test_a_markdown_link_value_may_say_its_own_direction(data, tmp_path):
+    path = tmp_path / "links.md"
+    path.write_text("| GPU | NVLink (GB/s) |\n|---|---|\n| H100 SXM | 900 unidirectional |\n| H100 SXM | 450 (unidirectional) |\n"
+                    "| H100 SXM | 900 |\n")
+    _, fields = read(str(path), path.read_text())
+    # The third row does not say how it counts, so it is not judged.
+    assert [(f.line, f.verdict, f.suggestion) for f in judge(fields, data, str(path))] == [(3, "mixed-basis", "450"), (4, "ok", None)]
+
+
+def test_brand_words_and_run_together_names_find_the_part(data):
+    assert data.parts("Intel Habana Gaudi3")[0] == {"intel-gaudi-3"}
+    assert data.parts("AMD Radeon Instinct MI250X")[0] == {"amd-mi250x"}
+    assert data.parts("mi250x-128gb")[0] == {"amd-mi250x"}
+    assert data.parts("a100_sxm")[0] == {"nvidia-a100-sxm-40gb", "nvidia-a100-sxm-80gb"}
+    # A letter after a model number is another product: no L40 for the L40S, no H20 for the H200.
+    assert data.parts("l40")[0] == set() and data.parts("H20")[0] == {"nvidia-h20"}

@@ -5,8 +5,8 @@ A column is judged when its header says what it holds, the way those tables writ
 "fp8", "int8") under a TFLOPS (or PFLOPS) header is that format's dense peak (ml-engineering's table notes that its
 figures are without sparsity, and a column or table naming sparsity is left out); "memory bandwidth" or "HBM bandwidth"
 with TB/s or GB/s; "memory" or "HBM" with GB (read as GB or GiB: such tables write "80GB" for 80 GiB); "TDP" or "power"
-in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header
-("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link column that does not say
+in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header or in the cell
+("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
 how it counts is not judged. The first column names the part.
 """
 
@@ -83,7 +83,7 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
         unit = (own_unit or table_unit)
         unit_text = unit.group(1) if unit else ""
         scale = _SCALES.get(unit_text.lower(), 0.0)
-        dtype = next((dtype for dtype in _DTYPES if re.fullmatch(rf"{dtype}(\s*\(.*\)|\s+[pt]?flops|\s+tops)?", lowered)), None)
+        dtype = _dtype(lowered)
         if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
             columns[position] = (meaning.dense(dtype), scale, "")
         elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
@@ -93,11 +93,29 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
             columns[position] = (meaning.POWER, 1.0, "")
         elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
-            if re.search(r"unidirectional|per direction|one way|one-way|each way", lowered):
-                columns[position] = (meaning.SCALE_UP_PER_DIRECTION, scale, "")
-            elif re.search(r"bidirectional|bi-directional|both directions", lowered):
-                columns[position] = (meaning.SCALE_UP_BIDIRECTIONAL, scale, "")
+            columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale, "")
     return columns
+
+
+_STATED_IN_CELL = "scale_up, counted as the cell says"
+_DIRECTION_WORDS = re.compile(r"\s*\(?\b(?:uni|bi)-?directional\b\)?|\s*\b(?:per|each|one)[ -](?:direction|way)\b", re.IGNORECASE)
+
+
+def _direction(text: str) -> str | None:
+    """The scale-up meaning a header or cell gives by naming its direction."""
+    if re.search(r"unidirectional|uni-directional|per direction|per-direction|one way|one-way|each way|in each direction", text):
+        return meaning.SCALE_UP_PER_DIRECTION
+    if re.search(r"bidirectional|bi-directional|both directions|bidir", text):
+        return meaning.SCALE_UP_BIDIRECTIONAL
+    return None
+
+
+def _dtype(header: str) -> str | None:
+    """The number format a column header names ('bf16', 'BF16 (TFLOPS)', 'FP16/BF16 dense'), if it names one."""
+    named = [dtype for dtype in _DTYPES if dtype in re.findall(r"[a-z0-9]+", header)]
+    if set(named) == {"bf16", "fp16"}:
+        return "16bit"
+    return named[0] if len(named) == 1 else None
 
 
 def _row(path: str, line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float, str]]) -> list[Field]:
@@ -112,7 +130,11 @@ def _row(path: str, line: str, number: int, header: list[tuple[int, str]], colum
         if position >= len(cells):
             continue
         column, cell = cells[position]
-        value = _value(cell, scale)
+        if quantity == _STATED_IN_CELL:
+            quantity = _direction(cell.lower())
+            if quantity is None:
+                continue
+        value = _value(_DIRECTION_WORDS.sub("", cell), scale)
         if value is None:
             continue
         key = f"{part} / {header[position][1]}"
@@ -123,7 +145,8 @@ def _row(path: str, line: str, number: int, header: list[tuple[int, str]], colum
 
 def _value(cell: str, scale: float) -> float | None:
     """A cell's value in SI units: a bare number in the header's unit, or a quantity with its own unit."""
-    match = _NUMBER.match(cell.replace("**", ""))
+    # Bold, and a footnote mark after the number ("989*", "989¹", "989 [2]"), are not part of it.
+    match = _NUMBER.match(re.sub(r"(\*+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s*\[\d+\]|\s*\(\d+\))$", "", cell.replace("**", "").strip()))
     if match is None:
         return None
     number, unit = match.groups()

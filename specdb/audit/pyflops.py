@@ -4,8 +4,10 @@ Two shapes are read, from the syntax tree (the file is never run):
 - a dict keyed by device name whose values are dicts keyed by number format (`torch.bfloat16`, `"tfloat32"`, `"int8"`),
   as Lightning's `src/lightning/fabric/utilities/throughput.py` writes `_CUDA_FLOPS`; a flat dict of device name to
   FLOP/s is one rate per device, which Lightning's `_TPU_FLOPS` documents as "the same for all precisions";
-- a function that returns a number under `if "NAME" in device_name:` tests, as torchtitan's `get_peak_flops`
-  (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else` for the rest.
+- a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
+  `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
+  for the rest.
+Numbers may be written with constants the module names at its top (`TERA = 1e12`).
 Both libraries divide achieved FLOP/s by these numbers for MFU, so each is a dense peak: Lightning's table promises
 dense figures in its docstring of `get_available_flops`, and torchtitan notes "Specifications are one-half lower without
 sparsity". A flat rate or a returned rate is the 16-bit one (BF16, else FP16).
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import operator
+import re
 
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, UnreadableTable
@@ -37,22 +40,36 @@ def read(path: str, text: str) -> list[Field]:
         tree = ast.parse(text)
     except SyntaxError as error:
         raise UnreadableTable(path, f"Python syntax: {error.msg}", error.lineno or 0, error.offset or 0) from None
+    constants = _constants(tree)
     found: list[Field] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             name = ast.unparse(targets[0])
-            found.extend(_table(text, name, node.value))
+            found.extend(_table(text, name, node.value, constants))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            found.extend(_returns(text, node.name, node.body, []))
+            found.extend(_returns(text, node.name, node.body, [], constants))
     return found
 
 
-def _number(node: ast.AST) -> float | None:
+def _constants(tree: ast.Module) -> dict[str, float]:
+    """Numbers the module names once at its top (`TERA = 10**12`), for tables written in them."""
+    constants: dict[str, float] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _number(node.value, constants)
+            if value is not None:
+                constants[node.targets[0].id] = value
+    return constants
+
+
+def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
         return float(node.value)
+    if isinstance(node, ast.Name) and constants and node.id in constants:
+        return constants[node.id]
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
-        left, right = _number(node.left), _number(node.right)
+        left, right = _number(node.left, constants), _number(node.right, constants)
         if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
             return None
         try:
@@ -60,7 +77,7 @@ def _number(node: ast.AST) -> float | None:
         except OverflowError:
             return None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
-        inner = _number(node.operand)
+        inner = _number(node.operand, constants)
         return None if inner is None else -inner
     return None
 
@@ -72,10 +89,19 @@ def _dtype(node: ast.AST) -> str | None:
 
 def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str) -> Field:
     written = ast.get_source_segment(text, node) or repr(value)
-    return Field(node.lineno, node.col_offset + 1, key, written, value, 1.0, "", part, quantity)
+    scale, unit = _notation(node, written)
+    return Field(node.lineno, node.col_offset + 1, key, written, value, scale, unit, part, quantity)
 
 
-def _table(text: str, name: str, table: ast.Dict) -> list[Field]:
+def _notation(node: ast.AST, written: str) -> tuple[float, str]:
+    """How the file writes a rate, for a replacement written alike: `989e12` (scale 1e12, 'e12'), `989 * TERA`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Name):
+        return 1.0, ""
+    exponent = re.fullmatch(r"[\d.]+e\+?(\d+)", written.replace("_", ""))
+    return (10.0 ** int(exponent.group(1)), f"e{exponent.group(1)}") if exponent else (1.0, "")
+
+
+def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -> list[Field]:
     found: list[Field] = []
     for key, value in zip(table.keys, table.values):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
@@ -83,12 +109,12 @@ def _table(text: str, name: str, table: ast.Dict) -> list[Field]:
         device = key.value
         if isinstance(value, ast.Dict):
             for inner_key, inner in zip(value.keys, value.values):
-                dtype, rate = (_dtype(inner_key), _number(inner)) if inner_key is not None else (None, None)
+                dtype, rate = (_dtype(inner_key), _number(inner, constants)) if inner_key is not None else (None, None)
                 if dtype and rate is not None and rate >= _SMALLEST:
                     label = ast.unparse(inner_key)
                     found.append(_field(text, inner, f"{name}[{device!r}][{label}]", rate, device, meaning.dense(dtype)))
         else:
-            rate = _number(value)
+            rate = _number(value, constants)
             if rate is not None and rate >= _SMALLEST:
                 part = f"TPU {device}" if "tpu" in name.lower() and "tpu" not in device.lower() else device
                 found.append(_field(text, value, f"{name}[{device!r}]", rate, part, meaning.dense("16bit")))
@@ -96,26 +122,34 @@ def _table(text: str, name: str, table: ast.Dict) -> list[Field]:
 
 
 def _names(test: ast.AST) -> list[str]:
-    """The device names an `if` tests for: `"H100" in name`, joined by `or`."""
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
-        return [name for value in test.values for name in _names(value)]
-    if (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
-            and isinstance(test.left, ast.Constant) and isinstance(test.left.value, str)):
-        return [test.left.value]
+    """The device names an `if` tests for: `"H100" in name`, `name == "H100"`, `name.startswith("H100")`; several
+    joined by `or` are several names, by `and` one name ("H100" and "NVL": 'H100 NVL')."""
+    if isinstance(test, ast.BoolOp):
+        parts = [_names(value) for value in test.values]
+        if isinstance(test.op, ast.Or):
+            return [name for names in parts for name in names]
+        return [" ".join(names[0] for names in parts if names)] if all(len(names) == 1 for names in parts) else []
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.Eq)):
+        for side in (test.left, test.comparators[0]) if isinstance(test.ops[0], ast.Eq) else (test.left,):
+            if isinstance(side, ast.Constant) and isinstance(side.value, str):
+                return [side.value]
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("startswith", "endswith")
+            and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)):
+        return [test.args[0].value]
     return []
 
 
-def _returns(text: str, function: str, body: list[ast.stmt], context: list[str]) -> list[Field]:
+def _returns(text: str, function: str, body: list[ast.stmt], context: list[str], constants: dict[str, float]) -> list[Field]:
     found: list[Field] = []
     for statement in body:
         if isinstance(statement, ast.If):
             names = _names(statement.test)
             if names:
                 for name in names:
-                    found.extend(_returns(text, function, statement.body, [*context, name]))
-                found.extend(_returns(text, function, statement.orelse, context))
+                    found.extend(_returns(text, function, statement.body, [*context, name], constants))
+                found.extend(_returns(text, function, statement.orelse, context, constants))
         elif isinstance(statement, ast.Return) and statement.value is not None and context:
-            rate = _number(statement.value)
+            rate = _number(statement.value, constants)
             if rate is not None and rate >= _SMALLEST:
                 part = " ".join(context)
                 found.append(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")))
