@@ -6,10 +6,10 @@ import os
 
 import pytest
 import yaml
+from conftest import REPO
 from typer.testing import CliRunner
 
 import specdb
-from conftest import REPO
 from specdb.audit import FORMATS
 from specdb.audit.formats import READERS, read, read_text
 from specdb.audit.judge import PASSING, Data, judge

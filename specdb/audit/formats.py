@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from specdb.audit import FORMATS, aiconfigurator, epoch, huggingface, inferencex, llm_analysis, markdown, pyflops
+from specdb.audit import (
+    FORMATS,
+    aiconfigurator,
+    epoch,
+    huggingface,
+    inferencex,
+    llm_analysis,
+    markdown,
+    pyflops,
+)
 from specdb.audit.fields import Field, UnreadableTable
 from specdb.errors import UsageError
 

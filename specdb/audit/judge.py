@@ -12,8 +12,10 @@ from __future__ import annotations
 import re
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
+from specdb.analysis.tiers import platforms
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, half_unit
 from specdb.db.catalog import resolve
@@ -21,7 +23,6 @@ from specdb.errors import AmbiguousName, NotFound
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth
 from specdb.format.units import format_value
-from specdb.analysis.tiers import platforms
 from specdb.names import words
 
 VERDICTS = ("ok", "mismatch", "stale", "sparse-as-dense", "mixed-basis", "wrong-variant", "unmatched")
@@ -202,7 +203,7 @@ def _holds(known: tuple[str, ...], word: str) -> bool:
     or as two words run together ('gaudi3' for 'Gaudi 3')."""
     if any(candidate == word or (word.isalpha() and candidate.startswith(word) and candidate[len(word):].isdigit()) for candidate in known):
         return True
-    return any(first + second == word for first, second in zip(known, known[1:]))
+    return any(first + second == word for first, second in pairwise(known))
 
 
 def _with(found: _Expected, **changes: Any) -> _Expected:

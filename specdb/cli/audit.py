@@ -1,6 +1,8 @@
 """audit: another project's hand-kept hardware table, field by field, against the database."""
 
-from __future__ import annotations  # the Typer declarations in the signatures are read only when the full CLI is assembled
+from __future__ import (
+    annotations,  # the Typer declarations in the signatures are read only when the full CLI is assembled
+)
 
 import sys
 from typing import Annotated, Optional
