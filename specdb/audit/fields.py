@@ -15,6 +15,9 @@ SCALE_UP_PER_DIRECTION = "scale_up_per_direction"
 SCALE_UP_BIDIRECTIONAL = "scale_up_bidirectional"
 SCALE_OUT_PER_DIRECTION = "scale_out_per_direction"
 HOST_LINK_PER_DIRECTION = "host_link_per_direction"
+# A link record's own rate per accelerator (NVLink 4: 900 GB/s both ways), or x16 for PCIe, on a row naming the link.
+LINK_PER_DIRECTION = "link_per_direction"
+LINK_BIDIRECTIONAL = "link_bidirectional"
 DENSE = "dense:"  # followed by a number format: "dense:bf16" is the dense BF16 peak
 
 

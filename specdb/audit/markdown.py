@@ -94,6 +94,10 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
             columns[position] = (meaning.POWER, 1.0, "")
         elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale, "")
+        elif _direction(lowered) and unit_text.lower() in _BANDWIDTHS and not re.search(r"\b(total|node|lane|links?)\b", lowered):
+            # A column that names only a direction ("Uni-dir.", "Duplex") is judged on rows that name a link.
+            one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
+            columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale, "")
     return columns
 
 
@@ -103,9 +107,9 @@ _DIRECTION_WORDS = re.compile(r"\s*\(?\b(?:uni|bi)-?directional\b\)?|\s*\b(?:per
 
 def _direction(text: str) -> str | None:
     """The scale-up meaning a header or cell gives by naming its direction."""
-    if re.search(r"unidirectional|uni-directional|per direction|per-direction|one way|one-way|each way|in each direction", text):
+    if re.search(r"uni-?dir|unidirection|per direction|per-direction|one way|one-way|each way|in each direction", text):
         return meaning.SCALE_UP_PER_DIRECTION
-    if re.search(r"bidirectional|bi-directional|both directions|bidir", text):
+    if re.search(r"bi-?dir|both directions|duplex", text):
         return meaning.SCALE_UP_BIDIRECTIONAL
     return None
 
