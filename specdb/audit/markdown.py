@@ -7,7 +7,9 @@ figures are without sparsity, and a column or table naming sparsity is left out)
 with TB/s or GB/s; "memory" or "HBM" with GB (read as GB or GiB: such tables write "80GB" for 80 GiB); "TDP" or "power"
 in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header or in the cell
 ("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
-how it counts is not judged. The first column names the part.
+how it counts is not judged. On a row that names a link (ml-engineering's `network/README.md`: "NVLink 4", "PCIe 5"),
+a column that names only a direction ("Uni-dir.", "Duplex") is that link's rate one way or both; a column of totals
+per node or of rates per lane or per link is not judged. The first column names the part.
 """
 
 from __future__ import annotations
