@@ -45,7 +45,7 @@ def read(path: str, text: str) -> list[Field]:
             row = index + 2
             while row < len(lines) and "|" in lines[row] and lines[row].strip():
                 if columns:
-                    found.extend(_row(path, lines[row], row + 1, header, columns))
+                    found.extend(_row(lines[row], row + 1, header, columns))
                 row += 1
             index = row
         else:
@@ -67,7 +67,7 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return cells
 
 
-def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]:
+def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
     """Column index → (meaning, scale of the header's unit, unit as written) for every column whose header says what it holds."""
     if not header:
         return {}
@@ -87,19 +87,19 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float, str]]
         scale = _SCALES.get(unit_text.lower(), 0.0)
         dtype = _dtype(lowered)
         if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
-            columns[position] = (meaning.dense(dtype), scale, "")
+            columns[position] = (meaning.dense(dtype), scale)
         elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
-            columns[position] = (meaning.MEMORY_BANDWIDTH, scale, "")
+            columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
         elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gib"):
-            columns[position] = (meaning.MEMORY_CAPACITY, scale, "")
+            columns[position] = (meaning.MEMORY_CAPACITY, scale)
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
-            columns[position] = (meaning.POWER, 1.0, "")
+            columns[position] = (meaning.POWER, 1.0)
         elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
-            columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale, "")
+            columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale)
         elif _direction(lowered) and unit_text.lower() in _BANDWIDTHS and not re.search(r"\b(total|node|lane|links?)\b", lowered):
             # A column that names only a direction ("Uni-dir.", "Duplex") is judged on rows that name a link.
             one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
-            columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale, "")
+            columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale)
     return columns
 
 
@@ -124,7 +124,7 @@ def _dtype(header: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def _row(path: str, line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float, str]]) -> list[Field]:
+def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]]) -> list[Field]:
     cells = _cells(line)
     if not cells:
         return []
@@ -132,7 +132,7 @@ def _row(path: str, line: str, number: int, header: list[tuple[int, str]], colum
     if not part:
         return []
     found = []
-    for position, (quantity, scale, _) in columns.items():
+    for position, (quantity, scale) in columns.items():
         if position >= len(cells):
             continue
         column, cell = cells[position]
