@@ -230,3 +230,19 @@ def test_a_link_table_is_judged_on_rows_that_name_a_link(data, tmp_path):
     _, fields = read(str(path), path.read_text())
     verdicts = [(f.line, f.verdict) for f in judge(fields, data, str(path))]
     assert verdicts == [(3, "mixed-basis"), (3, "ok"), (4, "ok"), (4, "ok"), (5, "ok"), (5, "ok"), (6, "unmatched"), (6, "unmatched")]
+
+
+def test_a_table_named_for_its_unit_and_a_key_with_a_footnote_digit(data, tmp_path):
+    path = tmp_path / "mfu.py"
+    path.write_text('GPU_PEAK_TFLOPS = {"h200 sxm1": {"bf16": 1979}, "A100": 312}\n')
+    _, fields = read(str(path), path.read_text())
+    found = [(f.part, f.verdict, f.record, f.suggestion) for f in judge(fields, data, str(path))]
+    assert found[0] == ("h200 sxm1", "sparse-as-dense", "nvidia-h200-sxm", "989")
+    assert found[1][1] == "ok"
+
+
+def test_lightnings_footnoted_h200_keys_are_judged(data):
+    findings = findings_of("lightning-throughput-4f87061.py", data)
+    assert findings[(330, "_CUDA_FLOPS['h200 sxm1'][torch.bfloat16]")].verdict == "ok"
+    # The data holds no H200 NVL: its key stays unmatched rather than borrowing the SXM part's figures.
+    assert findings[(338, "_CUDA_FLOPS['h200 nvl1'][torch.bfloat16]")].verdict == "unmatched"

@@ -37,6 +37,7 @@ _GIB_PER_GB = 1e9 / 2**30
 # Words of a vendor, brand or product line that tables put before a part's name and records do not all carry
 # ('Intel Habana Gaudi3', 'Amazon Trainium1', 'AMD Radeon Instinct MI250X').
 _BRAND_WORDS = frozenset(("nvidia", "amd", "intel", "habana", "google", "cloud", "aws", "amazon", "radeon", "tesla", "gpu"))
+_FORM_FACTOR = re.compile(r"^(sxm|pcie|oam)\d+$")
 _SIZE = re.compile(r"(\d+)gi?b")
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
 
@@ -146,6 +147,11 @@ class Data:
         sizes = [float(size.group(1)) for word in wanted for size in [_SIZE.fullmatch(word)] if size]
         wanted = [word for word in wanted if not _SIZE.fullmatch(word)]
         found = {record_id for known, record_id in self.names if wanted and all(_holds(words(known), word) for word in wanted)}
+        if not found:
+            # A form factor with a digit no name holds ('sxm1', a footnote mark run into the key) is the form factor.
+            bare = [_FORM_FACTOR.sub(r"\1", word) for word in wanted]
+            if bare != wanted:
+                found = {record_id for known, record_id in self.names if all(_holds(words(known), word) for word in bare)}
         # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
         found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
         return found, "" if found else f"no accelerator '{name}' in the data"

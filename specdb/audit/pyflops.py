@@ -7,7 +7,8 @@ Two shapes are read, from the syntax tree (the file is never run):
 - a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
   `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
   for the rest.
-Numbers may be written with constants the module names at its top (`TERA = 1e12`).
+Numbers may be written with constants the module names at its top (`TERA = 1e12`), and a table named for its unit
+(`PEAK_TFLOPS`) holds numbers in that unit.
 Both libraries divide achieved FLOP/s by these numbers for MFU, so each is a dense peak: Lightning's table promises
 dense figures in its docstring of `get_available_flops`, and torchtitan notes "Specifications are one-half lower without
 sparsity". A flat rate or a returned rate is the 16-bit one (BF16, else FP16).
@@ -28,6 +29,7 @@ _DTYPES = {
     "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
 }
 _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
+_NAMED_UNITS = (("pflop", 1e15), ("tflop", 1e12), ("gflop", 1e9))
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
 
 
@@ -87,10 +89,10 @@ def _dtype(node: ast.AST) -> str | None:
     return _DTYPES.get(word.lower()) if word else None
 
 
-def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str) -> Field:
+def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0) -> Field:
     written = ast.get_source_segment(text, node) or repr(value)
-    scale, unit = _notation(node, written)
-    return Field(node.lineno, node.col_offset + 1, key, written, value, scale, unit, part, quantity)
+    scale, unit = (unit_scale, "") if unit_scale != 1.0 else _notation(node, written)
+    return Field(node.lineno, node.col_offset + 1, key, written, value * unit_scale, scale, unit, part, quantity)
 
 
 def _notation(node: ast.AST, written: str) -> tuple[float, str]:
@@ -102,6 +104,8 @@ def _notation(node: ast.AST, written: str) -> tuple[float, str]:
 
 
 def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -> list[Field]:
+    """A table's rates; a table named for its unit (`PEAK_TFLOPS`, `gpu_tflops`) holds numbers in that unit."""
+    unit_scale = next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
     found: list[Field] = []
     for key, value in zip(table.keys, table.values):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
@@ -110,14 +114,14 @@ def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -
         if isinstance(value, ast.Dict):
             for inner_key, inner in zip(value.keys, value.values):
                 dtype, rate = (_dtype(inner_key), _number(inner, constants)) if inner_key is not None else (None, None)
-                if dtype and rate is not None and rate >= _SMALLEST:
+                if dtype and rate is not None and rate * unit_scale >= _SMALLEST:
                     label = ast.unparse(inner_key)
-                    found.append(_field(text, inner, f"{name}[{device!r}][{label}]", rate, device, meaning.dense(dtype)))
+                    found.append(_field(text, inner, f"{name}[{device!r}][{label}]", rate, device, meaning.dense(dtype), unit_scale))
         else:
             rate = _number(value, constants)
-            if rate is not None and rate >= _SMALLEST:
+            if rate is not None and rate * unit_scale >= _SMALLEST:
                 part = f"TPU {device}" if "tpu" in name.lower() and "tpu" not in device.lower() else device
-                found.append(_field(text, value, f"{name}[{device!r}]", rate, part, meaning.dense("16bit")))
+                found.append(_field(text, value, f"{name}[{device!r}]", rate, part, meaning.dense("16bit"), unit_scale))
     return found
 
 
