@@ -3,6 +3,8 @@ format read, each verdict, the exit codes, and a clear error for a file that can
 
 import json
 import os
+import shutil
+import subprocess
 
 import pytest
 import yaml
@@ -246,3 +248,27 @@ def test_lightnings_footnoted_h200_keys_are_judged(data):
     assert findings[(330, "_CUDA_FLOPS['h200 sxm1'][torch.bfloat16]")].verdict == "ok"
     # The data holds no H200 NVL: its key stays unmatched rather than borrowing the SXM part's figures.
     assert findings[(338, "_CUDA_FLOPS['h200 nvl1'][torch.bfloat16]")].verdict == "unmatched"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_value_the_figure_had_in_an_earlier_commit_is_stale(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "specs", root / "specs")
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qm", "data")
+    record = root / "specs" / "accelerator" / "nvidia-h100-sxm.yaml"
+    text = record.read_text()
+    assert "    value: 3.35 TB/s\n" in text
+    record.write_text(text.replace("    value: 3.35 TB/s\n", "    value: 3.6 TB/s\n", 1))
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qam", "new bandwidth")
+    table = tmp_path / "h100.json"
+    table.write_text('{"name": "h100-sxm-80gb", "hbm_bandwidth_in_GB_per_sec": 3350}')
+    result = CliRunner().invoke(app, ["audit", str(table), "--format", "json", "--specs", str(root / "specs"), "--db", str(tmp_path / "db.sqlite")])
+    [finding] = json.loads(result.stdout)[0]["findings"]
+    assert (result.exit_code, finding["verdict"], finding["holds"], finding["suggestion"]) == (1, "stale", "3.6 TB/s", "3600")
+    assert "3.35 TB/s (commit " in finding["note"]

@@ -13,6 +13,7 @@ import re
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 from specdb.analysis.tiers import platforms
@@ -22,7 +23,7 @@ from specdb.db.catalog import resolve
 from specdb.errors import AmbiguousName, NotFound
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth
-from specdb.format.units import format_value
+from specdb.format.units import UnitError, format_value, parse_quantity
 from specdb.names import words
 
 VERDICTS = ("ok", "mismatch", "stale", "sparse-as-dense", "mixed-basis", "wrong-variant", "unmatched")
@@ -37,6 +38,9 @@ _GIB_PER_GB = 1e9 / 2**30
 # Words of a vendor, brand or product line that tables put before a part's name and records do not all carry
 # ('Intel Habana Gaudi3', 'Amazon Trainium1', 'AMD Radeon Instinct MI250X').
 _BRAND_WORDS = frozenset(("nvidia", "amd", "intel", "habana", "google", "cloud", "aws", "amazon", "radeon", "tesla", "gpu"))
+# Meanings whose expected value is the figure as stored (not halved, not a platform's tier), as git history holds it;
+# the dense peaks too.
+_AS_STORED = (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER)
 _FORM_FACTOR = re.compile(r"^(sxm|pcie|oam)\d+$")
 _SIZE = re.compile(r"(\d+)gi?b")
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
@@ -84,10 +88,13 @@ class _Expected:
 
 
 class Data:
-    """The figures audit reads, loaded once for every file audited."""
+    """The figures audit reads, loaded once for every file audited. With `specs`, a specs folder in git, a value that
+    matches nothing the database holds is also looked for among the values the figure had in earlier commits."""
 
-    def __init__(self, connection: sqlite3.Connection):
+    def __init__(self, connection: sqlite3.Connection, specs: Path | None = None):
         self.connection = connection
+        self.specs = specs
+        self._committed: dict[tuple[str, str], list[tuple[float, str]]] = {}
         self.kinds: dict[str, tuple[str, str]] = {
             row[0]: (row[1], row[2] or "") for row in connection.execute("SELECT id, kind, vendor FROM record")
         }
@@ -224,6 +231,23 @@ class Data:
         halved = f" ({format_value(value, 'bandwidth')} per direction)" if tier.direction == "bidirectional" else ""
         return _with(found, value=value, text=f"{found.text} {tier.direction}{halved}", other_count=2 * value, older=[], ok_also=[])
 
+    def committed(self, record_id: str, figure: str) -> list[tuple[float, str]]:
+        """The values a figure had in earlier commits of the specs (`specdb history`), with the commit, oldest first."""
+        if self.specs is None:
+            return []
+        if (record_id, figure) not in self._committed:
+            from specdb.versions.history import figure_history
+
+            values = []
+            for row in figure_history(self.connection, self.specs, record_id, figure):
+                if row["commit"] and isinstance(row["value"], str):
+                    try:
+                        values.append((parse_quantity(row["value"]).value, f"{row['value']} (commit {row['commit'][:10]})"))
+                    except UnitError:
+                        continue
+            self._committed[(record_id, figure)] = values
+        return self._committed[(record_id, figure)]
+
     def same_vendor(self, record_ids: set[str]) -> list[str]:
         vendors = {self.kinds[record_id][1] for record_id in record_ids}
         return sorted(record_id for record_id, (kind, vendor) in self.kinds.items()
@@ -307,6 +331,11 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
             for theirs in data.expected(other, item.meaning):
                 if _matches(item, theirs.value, theirs.text):
                     return "wrong-variant", expectations[0], f"equals {other}'s {theirs.text}"
+    for expected in expectations:
+        if item.meaning in _AS_STORED or item.meaning.startswith(meaning.DENSE):
+            for value, text in data.committed(expected.record, expected.figure):
+                if not agrees(item, expected.value) and _matches(item, value, text):
+                    return "stale", expected, f"{text} is an earlier value of {expected.record}.{expected.figure}"
     if item.loose:
         return "unmatched", expectations[0], "matches no figure the data holds; the format documents this field only approximately"
     return "mismatch", expectations[0], ""
@@ -332,10 +361,7 @@ def _in_unit(item: Field, value: float) -> str:
     if item.either_gb and abs(value / 2**30 - round(value / 2**30)) < 1e-6:
         value = value / 2**30 * 1e9
     number = value / item.scale
-    if abs(number) >= 1000 and abs(number - round(number)) < 0.5 and item.scale == 1:
-        text = f"{round(number)}"
-    else:
-        text = f"{number:.4g}" if abs(number) < 1e6 else f"{round(number)}"
+    text = f"{number:.6g}" if abs(number) < 1e6 else f"{round(number)}"
     return f"{text}{item.unit}"
 
 

@@ -8,7 +8,7 @@ import sys
 from typing import Annotated, Optional
 
 from specdb.audit import FORMATS, OUTPUTS
-from specdb.cli.common import lazy_module, open_database
+from specdb.cli.common import lazy_module, locate, open_database
 from specdb.errors import EXIT_FINDINGS
 
 typer = lazy_module("typer")
@@ -28,8 +28,9 @@ def audit(
     mixed-basis, wrong-variant or unmatched, each with its line, what specdb holds (quote and source) and a replacement.
 
     Reads AIConfigurator systems YAML, llm-analysis GPU JSON, InferenceX gpu-specs.ts, huggingface.js hardware.ts, Epoch
-    AI's hardware CSV, Python peak-FLOPS tables and Markdown tables; the format is detected unless --as names it. Exit 1
-    on any finding but ok or unmatched (with --strict, unmatched too).
+    AI's hardware CSV, Python peak-FLOPS tables and Markdown tables; the format is detected unless --as names it. A value
+    the figure had in an earlier commit of the specs (where they are in git) is stale. Exit 1 on any finding but ok or
+    unmatched (with --strict, unmatched too).
 
     Examples: specdb audit systems/b200_sxm.yaml ; specdb audit --format json throughput.py ; specdb audit --as markdown notes.txt
     """
@@ -42,7 +43,8 @@ def audit(
     for path in paths:
         text = read_text(path)
         tables.append((path, *read(path, text, as_format)))
-    data = Data(open_database(specs, db, refresh))
+    specs_dir, _ = locate(specs, db)
+    data = Data(open_database(specs, db, refresh), specs_dir)
     audits = [(path, name, judge(fields, data, path)) for path, name, fields in tables]
     sys.stdout.write(render(audits, output, terminal_width(sys.stdout)))
     if output != "table":
