@@ -219,6 +219,9 @@ def test_brand_words_and_run_together_names_find_the_part(data):
     assert data.parts("AMD Radeon Instinct MI250X")[0] == {"amd-mi250x"}
     assert data.parts("mi250x-128gb")[0] == {"amd-mi250x"}
     assert data.parts("a100_sxm")[0] == {"nvidia-a100-sxm-40gb", "nvidia-a100-sxm-80gb"}
+    # AIConfigurator's name before its PR 362: a GB200 comes only as a module, and no name of it says SXM.
+    assert data.parts("gb200_sxm")[0] == {"nvidia-gb200"}
+    assert data.parts("h800_sxm")[0] == set()
     # A letter after a model number is another product: no L40 for the L40S, no H20 for the H200.
     assert data.parts("l40")[0] == set() and data.parts("H20")[0] == {"nvidia-h20"}
 

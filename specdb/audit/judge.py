@@ -41,6 +41,7 @@ _BRAND_WORDS = frozenset(("nvidia", "amd", "intel", "habana", "google", "cloud",
 # Meanings whose expected value is the figure as stored (not halved, not a platform's tier), as git history holds it;
 # the dense peaks too.
 _AS_STORED = (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER)
+_MODULES = ("sxm", "oam")
 _FORM_FACTOR = re.compile(r"^(sxm|pcie|oam)\d+$")
 _SIZE = re.compile(r"(\d+)gi?b")
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
@@ -155,10 +156,11 @@ class Data:
         wanted = [word for word in wanted if not _SIZE.fullmatch(word)]
         found = {record_id for known, record_id in self.names if wanted and all(_holds(words(known), word) for word in wanted)}
         if not found:
-            # A form factor with a digit no name holds ('sxm1', a footnote mark run into the key) is the form factor.
-            bare = [_FORM_FACTOR.sub(r"\1", word) for word in wanted]
-            if bare != wanted:
-                found = {record_id for known, record_id in self.names if all(_holds(words(known), word) for word in bare)}
+            # A form factor with a digit no name holds ('sxm1', a footnote mark run into the key) is the form factor,
+            # and an SXM or OAM module no name mentions is the part itself ('gb200_sxm': GB200 comes only as a module).
+            for bare in ([_FORM_FACTOR.sub(r"\1", word) for word in wanted], [word for word in wanted if word not in _MODULES]):
+                if bare != wanted and bare and not found:
+                    found = {record_id for known, record_id in self.names if all(_holds(words(known), word) for word in bare)}
         # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
         found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
         return found, "" if found else f"no accelerator '{name}' in the data"
