@@ -275,3 +275,16 @@ def test_a_value_the_figure_had_in_an_earlier_commit_is_stale(tmp_path):
     [finding] = json.loads(result.stdout)[0]["findings"]
     assert (result.exit_code, finding["verdict"], finding["holds"], finding["suggestion"]) == (1, "stale", "3.6 TB/s", "3600")
     assert "3.35 TB/s (commit " in finding["note"]
+
+
+def test_python_tables_nested_by_platform_or_by_format_are_read(data, tmp_path):
+    path = tmp_path / "flops.py"
+    path.write_text('DEVICE_FLOPS = {"gpu": {"H100 SXM": {"bf16": 1979e12, "fp32": 67e12}}, "tpu": {"v4": {"bf16": 275e12}}}\n'
+                    'BY_FORMAT = {"bf16": {"H100 SXM": 989e12}}\n')
+    _, fields = read(str(path), path.read_text())
+    found = [(f.key, f.verdict, f.record) for f in judge(fields, data, str(path))]
+    assert found == [
+        ("DEVICE_FLOPS['gpu']['H100 SXM']['bf16']", "sparse-as-dense", "nvidia-h100-sxm"),
+        ("DEVICE_FLOPS['tpu']['v4']['bf16']", "ok", "google-tpu-v4"),
+        ("BY_FORMAT['bf16']['H100 SXM']", "ok", "nvidia-h100-sxm"),
+    ]

@@ -2,8 +2,9 @@
 
 Two shapes are read, from the syntax tree (the file is never run):
 - a dict keyed by device name whose values are dicts keyed by number format (`torch.bfloat16`, `"tfloat32"`, `"int8"`),
-  as Lightning's `src/lightning/fabric/utilities/throughput.py` writes `_CUDA_FLOPS`; a flat dict of device name to
-  FLOP/s is one rate per device, which Lightning's `_TPU_FLOPS` documents as "the same for all precisions";
+  as Lightning's `src/lightning/fabric/utilities/throughput.py` writes `_CUDA_FLOPS`, nested deeper by platform or
+  vendor, or by number format first; a flat dict of device name to FLOP/s is one rate per device, which Lightning's
+  `_TPU_FLOPS` documents as "the same for all precisions";
 - a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
   `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
   for the rest.
@@ -28,6 +29,8 @@ _DTYPES = {
     "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
     "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
 }
+# Number formats whose peaks the data does not record: their keys are neither a format judged nor a device.
+_OTHER_FORMATS = frozenset(("fp32", "float32", "fp64", "float64", "double", "int4", "fp6", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int16"))
 _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
 _NAMED_UNITS = (("pflop", 1e15), ("tflop", 1e12), ("gflop", 1e9))
 _OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
@@ -107,22 +110,34 @@ def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -
     """A table's rates; a table named for its unit (`PEAK_TFLOPS`, `gpu_tflops`) holds numbers in that unit."""
     unit_scale = next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
     found: list[Field] = []
-    for key, value in zip(table.keys, table.values):
-        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-            continue
-        device = key.value
-        if isinstance(value, ast.Dict):
-            for inner_key, inner in zip(value.keys, value.values):
-                dtype, rate = (_dtype(inner_key), _number(inner, constants)) if inner_key is not None else (None, None)
-                if dtype and rate is not None and rate * unit_scale >= _SMALLEST:
-                    label = ast.unparse(inner_key)
-                    found.append(_field(text, inner, f"{name}[{device!r}][{label}]", rate, device, meaning.dense(dtype), unit_scale))
-        else:
-            rate = _number(value, constants)
-            if rate is not None and rate * unit_scale >= _SMALLEST:
-                part = f"TPU {device}" if "tpu" in name.lower() and "tpu" not in device.lower() else device
-                found.append(_field(text, value, f"{name}[{device!r}]", rate, part, meaning.dense("16bit"), unit_scale))
+    _walk(text, name, table, [], None, constants, unit_scale, found)
     return found
+
+
+def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None, constants: dict[str, float],
+          unit_scale: float, found: list[Field]) -> None:
+    """Rates at any depth: keys that name a number format give the format, the other keys name the device ("NVIDIA",
+    then "A100", is 'NVIDIA A100'), in either order."""
+    for key, value in zip(table.keys, table.values):
+        if key is None:
+            continue
+        own_dtype = _dtype(key)
+        device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+        if (own_dtype is None and device is None) or (device or "").lower() in _OTHER_FORMATS:
+            continue
+        where = f"{path}[{ast.unparse(key)}]"
+        named = [*devices, device] if device else devices
+        if isinstance(value, ast.Dict):
+            _walk(text, where, value, named, own_dtype or dtype, constants, unit_scale, found)
+            continue
+        rate = _number(value, constants)
+        if not named or rate is None or rate * unit_scale < _SMALLEST:
+            continue
+        part = " ".join(named)
+        # Lightning's `_TPU_FLOPS` is keyed "v4": the table's name says what the part is.
+        if "tpu" in path.lower() and "tpu" not in part.lower():
+            part = f"TPU {part}"
+        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale))
 
 
 def _names(test: ast.AST) -> list[str]:
