@@ -15,7 +15,7 @@ LAYERS = (
     {"load", "locations"},
     {"db"},
     {"analysis"},
-    {"versions", "collective", "check", "export", "sources"},
+    {"versions", "collective", "check", "export", "sources", "audit"},
     {"cli", "__main__", "mcpserver"},
 )
 

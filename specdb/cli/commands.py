@@ -20,6 +20,7 @@ COMMANDS = {
     "diff": ("specdb.cli.versions", "diff"),
     "history": ("specdb.cli.versions", "history"),
     "check": ("specdb.cli.check", "check"),
+    "audit": ("specdb.cli.audit", "audit"),
     "info": ("specdb.cli.info", "info"),
     "export": ("specdb.cli.export", "export_app"),
     "schema": ("specdb.cli.info", "schema"),

@@ -1,0 +1,58 @@
+"""The formats audit reads, how one is told from the file, and the one call that reads a file in its format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from specdb.audit import (
+    FORMATS,
+    aiconfigurator,
+    epoch,
+    huggingface,
+    inferencex,
+    llm_analysis,
+    markdown,
+    pyflops,
+)
+from specdb.audit.fields import Field, UnreadableTable
+from specdb.errors import UsageError
+
+_BY_NAME = {reader.NAME: reader for reader in (aiconfigurator, llm_analysis, inferencex, huggingface, epoch, pyflops, markdown)}
+READERS = tuple(_BY_NAME[name] for name in FORMATS)
+MAX_FILE_BYTES = 8 * 1024 * 1024
+
+
+def read_text(path: str) -> str:
+    """The file's text; a file that cannot be read, or is not UTF-8, is a usage error naming it."""
+    try:
+        raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]
+    except FileNotFoundError:
+        raise UsageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder; name the files to audit") from None
+    except OSError as error:
+        raise UsageError(f"{path}: cannot be read ({error.strerror})") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise UsageError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not a hand-kept table")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw.count(b"\n", 0, error.start) + 1
+        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
+        raise UnreadableTable(path, f"not UTF-8: byte 0x{raw[error.start]:02x} cannot be decoded", line, column) from None
+
+
+def detect(path: str, text: str) -> str:
+    for reader in READERS:
+        if reader.looks_like(path, text):
+            return reader.NAME
+    raise UnreadableTable(path, f"cannot tell the format; name it with --as ({', '.join(FORMATS)})")
+
+
+def read(path: str, text: str, as_format: str | None = None) -> tuple[str, list[Field]]:
+    """The format used and the file's fields, in that format (`as_format`) or the one detected."""
+    name = as_format or detect(path, text)
+    reader = next((reader for reader in READERS if reader.NAME == name), None)
+    if reader is None:
+        raise UsageError(f"--as '{name}': not a format audit reads; use one of {', '.join(FORMATS)}")
+    return name, reader.read(path, text)

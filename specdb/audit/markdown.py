@@ -1,0 +1,165 @@
+"""Markdown tables with a header row, as ml-engineering keeps them (`compute/accelerator/README.md`): a part per row, a
+quantity per column, the unit in the header.
+
+A column is judged when its header says what it holds, the way those tables write it: a number format alone ("bf16",
+"fp8", "int8") under a TFLOPS (or PFLOPS) header is that format's dense peak (ml-engineering's table notes that its
+figures are without sparsity, and a column or table naming sparsity is left out); "memory bandwidth" or "HBM bandwidth"
+with TB/s or GB/s; "memory" or "HBM" with GB (read as GB or GiB: such tables write "80GB" for 80 GiB); "TDP" or "power"
+in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header or in the cell
+("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
+how it counts is not judged. On a row that names a link (ml-engineering's `network/README.md`: "NVLink 4", "PCIe 5"),
+a column that names only a direction ("Uni-dir.", "Duplex") is that link's rate one way or both; a column of totals
+per node or of rates per lane or per link is not judged. The first column names the part.
+"""
+
+from __future__ import annotations
+
+import re
+
+from specdb.audit import fields as meaning
+from specdb.audit.fields import Field
+from specdb.format.units import UnitError, parse_quantity
+
+NAME = "markdown"
+_DTYPES = ("bf16", "fp16", "fp8", "int8", "fp4")
+_UNIT = re.compile(r"(?<![\w/])(PFLOPS|TFLOPS|TOPS|TB/s|TBps|GB/s|GBps|GiB|GB|W)(?![\w/])")
+_SCALES = {"pflops": 1e15, "tflops": 1e12, "tops": 1e12, "tb/s": 1e12, "tbps": 1e12, "gb/s": 1e9, "gbps": 1e9,
+           "gib": 2**30, "gb": 1e9, "w": 1.0}
+_BANDWIDTHS = ("tb/s", "tbps", "gb/s", "gbps")
+_NUMBER = re.compile(r"^[~≈]?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z/]*)\s*$")
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+
+
+def looks_like(path: str, text: str) -> bool:
+    return path.endswith((".md", ".markdown")) or any(_SEPARATOR.match(line) for line in text.splitlines()[:400])
+
+
+def read(path: str, text: str) -> list[Field]:
+    lines = text.splitlines()
+    found: list[Field] = []
+    index = 0
+    while index + 1 < len(lines):
+        if "|" in lines[index] and _SEPARATOR.match(lines[index + 1]):
+            header = _cells(lines[index])
+            columns = _columns(header)
+            row = index + 2
+            while row < len(lines) and "|" in lines[row] and lines[row].strip():
+                if columns:
+                    found.extend(_row(lines[row], row + 1, header, columns))
+                row += 1
+            index = row
+        else:
+            index += 1
+    return found
+
+
+def _cells(line: str) -> list[tuple[int, str]]:
+    """(1-based column, text) of each cell of a table row."""
+    cells, start = [], 0
+    body = line.rstrip()
+    if body.lstrip().startswith("|"):
+        start = body.index("|") + 1
+    for part in re.finditer(r"[^|]+|(?<=\|)(?=\|)", body[start:]):
+        raw = part.group()
+        cells.append((start + part.start() + len(raw) - len(raw.lstrip()) + 1, raw.strip()))
+    if body.endswith("|") and cells and cells[-1][1] == "":
+        cells.pop()
+    return cells
+
+
+def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
+    """Column index → (meaning, scale of the header's unit, unit as written) for every column whose header says what it holds."""
+    if not header:
+        return {}
+    table_unit = _UNIT.search(header[0][1])
+    if "sparsity" in header[0][1].lower():
+        return {}
+    columns = {}
+    # A table with a memory-capacity column calls its memory bandwidth "Peak Bandwidth" (ml-engineering's HBM table).
+    memory_table = any(re.search(r"\b(memory|hbm)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
+    for position, (_, cell) in enumerate(header[1:], start=1):
+        lowered = cell.lower()
+        if "sparse" in lowered or "sparsity" in lowered:
+            continue
+        own_unit = _UNIT.search(cell)
+        unit = (own_unit or table_unit)
+        unit_text = unit.group(1) if unit else ""
+        scale = _SCALES.get(unit_text.lower(), 0.0)
+        dtype = _dtype(lowered)
+        if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
+            columns[position] = (meaning.dense(dtype), scale)
+        elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
+            columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
+        elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gib"):
+            columns[position] = (meaning.MEMORY_CAPACITY, scale)
+        elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
+            columns[position] = (meaning.POWER, 1.0)
+        elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
+            columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale)
+        elif _direction(lowered) and unit_text.lower() in _BANDWIDTHS and not re.search(r"\b(total|node|lane|links?)\b", lowered):
+            # A column that names only a direction ("Uni-dir.", "Duplex") is judged on rows that name a link.
+            one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
+            columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale)
+    return columns
+
+
+_STATED_IN_CELL = "scale_up, counted as the cell says"
+_DIRECTION_WORDS = re.compile(r"\s*\(?\b(?:uni|bi)-?directional\b\)?|\s*\b(?:per|each|one)[ -](?:direction|way)\b", re.IGNORECASE)
+
+
+def _direction(text: str) -> str | None:
+    """The scale-up meaning a header or cell gives by naming its direction."""
+    if re.search(r"uni-?dir|unidirection|per direction|per-direction|one way|one-way|each way|in each direction", text):
+        return meaning.SCALE_UP_PER_DIRECTION
+    if re.search(r"bi-?dir|both directions|duplex", text):
+        return meaning.SCALE_UP_BIDIRECTIONAL
+    return None
+
+
+def _dtype(header: str) -> str | None:
+    """The number format a column header names ('bf16', 'BF16 (TFLOPS)', 'FP16/BF16 dense'), if it names one."""
+    named = [dtype for dtype in _DTYPES if dtype in re.findall(r"[a-z0-9]+", header)]
+    if set(named) == {"bf16", "fp16"}:
+        return "16bit"
+    return named[0] if len(named) == 1 else None
+
+
+def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]]) -> list[Field]:
+    cells = _cells(line)
+    if not cells:
+        return []
+    part = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", cells[0][1]).strip()
+    if not part:
+        return []
+    found = []
+    for position, (quantity, scale) in columns.items():
+        if position >= len(cells):
+            continue
+        column, cell = cells[position]
+        if quantity == _STATED_IN_CELL:
+            quantity = _direction(cell.lower())
+            if quantity is None:
+                continue
+        value = _value(_DIRECTION_WORDS.sub("", cell), scale)
+        if value is None:
+            continue
+        key = f"{part} / {header[position][1]}"
+        found.append(Field(number, column, key, cell, value, scale, "", part, quantity,
+                           either_gb=quantity == meaning.MEMORY_CAPACITY))
+    return found
+
+
+def _value(cell: str, scale: float) -> float | None:
+    """A cell's value in SI units: a bare number in the header's unit, or a quantity with its own unit."""
+    # Bold, and a footnote mark after the number ("989*", "989¹", "989 [2]"), are not part of it.
+    match = _NUMBER.match(re.sub(r"(\*+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s*\[\d+\]|\s*\(\d+\))$", "", cell.replace("**", "").strip()))
+    if match is None:
+        return None
+    number, unit = match.groups()
+    number = number.replace(",", "")
+    if unit:
+        try:
+            return parse_quantity(f"{number} {unit}").value
+        except UnitError:
+            return None
+    return float(number) * scale if scale else None

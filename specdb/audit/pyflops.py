@@ -1,0 +1,175 @@
+"""Peak-FLOPS tables in Python source, as training libraries keep them to compute MFU.
+
+Two shapes are read, from the syntax tree (the file is never run):
+- a dict keyed by device name whose values are dicts keyed by number format (`torch.bfloat16`, `"tfloat32"`, `"int8"`),
+  as Lightning's `src/lightning/fabric/utilities/throughput.py` writes `_CUDA_FLOPS`, nested deeper by platform or
+  vendor, or by number format first; a flat dict of device name to FLOP/s is one rate per device, which Lightning's
+  `_TPU_FLOPS` documents as "the same for all precisions";
+- a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
+  `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
+  for the rest.
+Numbers may be written with constants the module names at its top (`TERA = 1e12`), and a table named for its unit
+(`PEAK_TFLOPS`) holds numbers in that unit.
+Both libraries divide achieved FLOP/s by these numbers for MFU, so each is a dense peak: Lightning's table promises
+dense figures in its docstring of `get_available_flops`, and torchtitan notes "Specifications are one-half lower without
+sparsity". A flat rate or a returned rate is the 16-bit one (BF16, else FP16).
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+import re
+
+from specdb.audit import fields as meaning
+from specdb.audit.fields import Field, UnreadableTable
+
+NAME = "pyflops"
+_DTYPES = {
+    "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
+    "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
+}
+# Number formats whose peaks the data does not record: their keys are neither a format judged nor a device.
+_OTHER_FORMATS = frozenset(("fp32", "float32", "fp64", "float64", "double", "int4", "fp6", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int16"))
+_SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
+_NAMED_UNITS = (("pflop", 1e15), ("tflop", 1e12), ("gflop", 1e9))
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
+
+
+def looks_like(path: str, text: str) -> bool:
+    return path.endswith(".py")
+
+
+def read(path: str, text: str) -> list[Field]:
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as error:
+        raise UnreadableTable(path, f"Python syntax: {error.msg}", error.lineno or 0, error.offset or 0) from None
+    constants = _constants(tree)
+    found: list[Field] = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            name = ast.unparse(targets[0])
+            found.extend(_table(text, name, node.value, constants))
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.extend(_returns(text, node.name, node.body, [], constants))
+    return found
+
+
+def _constants(tree: ast.Module) -> dict[str, float]:
+    """Numbers the module names once at its top (`TERA = 10**12`), for tables written in them."""
+    constants: dict[str, float] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            value = _number(node.value, constants)
+            if value is not None:
+                constants[node.targets[0].id] = value
+    return constants
+
+
+def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float)) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.Name) and constants and node.id in constants:
+        return constants[node.id]
+    if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
+        left, right = _number(node.left, constants), _number(node.right, constants)
+        if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
+            return None
+        try:
+            return float(_OPERATORS[type(node.op)](left, right))
+        except OverflowError:
+            return None
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = _number(node.operand, constants)
+        return None if inner is None else -inner
+    return None
+
+
+def _dtype(node: ast.AST) -> str | None:
+    word = node.attr if isinstance(node, ast.Attribute) else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+    return _DTYPES.get(word.lower()) if word else None
+
+
+def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0) -> Field:
+    written = ast.get_source_segment(text, node) or repr(value)
+    scale, unit = (unit_scale, "") if unit_scale != 1.0 else _notation(node, written)
+    return Field(node.lineno, node.col_offset + 1, key, written, value * unit_scale, scale, unit, part, quantity)
+
+
+def _notation(node: ast.AST, written: str) -> tuple[float, str]:
+    """How the file writes a rate, for a replacement written alike: `989e12` (scale 1e12, 'e12'), `989 * TERA`."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Mult) and isinstance(node.right, ast.Name):
+        return 1.0, ""
+    exponent = re.fullmatch(r"[\d.]+e\+?(\d+)", written.replace("_", ""))
+    return (10.0 ** int(exponent.group(1)), f"e{exponent.group(1)}") if exponent else (1.0, "")
+
+
+def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -> list[Field]:
+    """A table's rates; a table named for its unit (`PEAK_TFLOPS`, `gpu_tflops`) holds numbers in that unit."""
+    unit_scale = next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
+    found: list[Field] = []
+    _walk(text, name, table, [], None, constants, unit_scale, found)
+    return found
+
+
+def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None, constants: dict[str, float],
+          unit_scale: float, found: list[Field]) -> None:
+    """Rates at any depth: keys that name a number format give the format, the other keys name the device ("NVIDIA",
+    then "A100", is 'NVIDIA A100'), in either order."""
+    for key, value in zip(table.keys, table.values):
+        if key is None:
+            continue
+        own_dtype = _dtype(key)
+        device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
+        if (own_dtype is None and device is None) or (device or "").lower() in _OTHER_FORMATS:
+            continue
+        where = f"{path}[{ast.unparse(key)}]"
+        named = [*devices, device] if device else devices
+        if isinstance(value, ast.Dict):
+            _walk(text, where, value, named, own_dtype or dtype, constants, unit_scale, found)
+            continue
+        rate = _number(value, constants)
+        if not named or rate is None or rate * unit_scale < _SMALLEST:
+            continue
+        part = " ".join(named)
+        # Lightning's `_TPU_FLOPS` is keyed "v4": the table's name says what the part is.
+        if "tpu" in path.lower() and "tpu" not in part.lower():
+            part = f"TPU {part}"
+        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale))
+
+
+def _names(test: ast.AST) -> list[str]:
+    """The device names an `if` tests for: `"H100" in name`, `name == "H100"`, `name.startswith("H100")`; several
+    joined by `or` are several names, by `and` one name ("H100" and "NVL": 'H100 NVL')."""
+    if isinstance(test, ast.BoolOp):
+        parts = [_names(value) for value in test.values]
+        if isinstance(test.op, ast.Or):
+            return [name for names in parts for name in names]
+        return [" ".join(names[0] for names in parts if names)] if all(len(names) == 1 for names in parts) else []
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.Eq)):
+        for side in (test.left, test.comparators[0]) if isinstance(test.ops[0], ast.Eq) else (test.left,):
+            if isinstance(side, ast.Constant) and isinstance(side.value, str):
+                return [side.value]
+    if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("startswith", "endswith")
+            and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)):
+        return [test.args[0].value]
+    return []
+
+
+def _returns(text: str, function: str, body: list[ast.stmt], context: list[str], constants: dict[str, float]) -> list[Field]:
+    found: list[Field] = []
+    for statement in body:
+        if isinstance(statement, ast.If):
+            names = _names(statement.test)
+            if names:
+                for name in names:
+                    found.extend(_returns(text, function, statement.body, [*context, name], constants))
+                found.extend(_returns(text, function, statement.orelse, context, constants))
+        elif isinstance(statement, ast.Return) and statement.value is not None and context:
+            rate = _number(statement.value, constants)
+            if rate is not None and rate >= _SMALLEST:
+                part = " ".join(context)
+                found.append(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")))
+    return found

@@ -1,0 +1,290 @@
+"""`specdb audit` on real tables from other projects (tests/data/audit, with their commits in MANIFEST.yaml): each
+format read, each verdict, the exit codes, and a clear error for a file that cannot be read."""
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+import yaml
+from conftest import REPO
+from typer.testing import CliRunner
+
+import specdb
+from specdb.audit import FORMATS
+from specdb.audit.formats import READERS, read, read_text
+from specdb.audit.judge import PASSING, Data, judge
+from specdb.cli import app
+
+FIXTURES = REPO / "tests" / "data" / "audit"
+MANIFEST = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())["files"]
+
+
+@pytest.fixture(scope="module")
+def data(bundled_db):
+    return Data(specdb.connect(REPO / "specs", bundled_db))
+
+
+@pytest.fixture
+def audit(bundled_db):
+    def run(*args):
+        return CliRunner().invoke(app, ["audit", *args, "--specs", str(REPO / "specs"), "--db", str(bundled_db)])
+    return run
+
+
+def fields_of(name):
+    path = str(FIXTURES / name)
+    return read(path, read_text(path))
+
+
+def findings_of(name, data):
+    _, fields = fields_of(name)
+    return {(finding.line, finding.key): finding for finding in judge(fields, data, name)}
+
+
+def test_every_format_has_a_reader_and_a_real_file_at_a_pinned_commit():
+    assert [reader.NAME for reader in READERS] == list(FORMATS)
+    detected = {fields_of(name)[0] for name in MANIFEST}
+    assert detected == set(FORMATS)
+    assert all(len(entry["commit"]) == 40 for entry in MANIFEST.values())
+
+
+# What each reader takes from its file, read off the file by hand.
+@pytest.mark.parametrize("name, line, key, written, value, meaning", [
+    ("aiconfigurator-h200_sxm.yaml", 6, "gpu.mem_bw", "4800000000000", 4.8e12, "memory_bandwidth"),
+    ("aiconfigurator-h200_sxm.yaml", 10, "gpu.float16_tc_flops", "989000000000000", 989e12, "dense:16bit"),
+    ("aiconfigurator-h200_sxm.yaml", 18, "node.inter_node_bw", "50000000000", 50e9, "scale_out_per_direction"),
+    ("aiconfigurator-gb200.yaml", 23, "node.inter_node_bw", "900000000000", 900e9, "scale_up_per_direction"),
+    ("aiconfigurator-gb200.yaml", 22, "node.inter_rack_bw", "100000000000", 100e9, "scale_out_per_direction"),
+    ("llm-analysis-mi250x-128gb.json", 3, "mem_per_GPU_in_GB", "128", 128 * 2**30, "memory_capacity"),
+    ("llm-analysis-mi250x-128gb.json", 5, "intra_node_bandwidth_in_GB_per_sec", "400", 400e9, "scale_up_per_direction"),
+    ("inferencex-gpu-specs.ts", 57, "H100 SXM.memoryBandwidth", "3.35 TB/s", 3.35e12, "memory_bandwidth"),
+    ("inferencex-gpu-specs.ts", 62, "H100 SXM.scaleUpBandwidth", "450 GB/s", 450e9, "scale_up_per_direction"),
+    ("huggingface-hardware-7e811fa.ts", 412, "SKUS.GPU.AMD.MI300.tflops", "383.0", 383e12, "dense:16bit"),
+    ("huggingface-hardware-7e811fa.ts", 123, "SKUS.GPU.NVIDIA.A100.memory[1]", "40", 40e9, "memory_capacity"),
+    ("lightning-throughput-1f2d7a1.py", 320, "_CUDA_FLOPS['h100 sxm'][torch.bfloat16]", "989.4e12", 989.4e12, "dense:bf16"),
+    ("lightning-throughput-1f2d7a1.py", 523, "_TPU_FLOPS['v4']", "275e12", 275e12, "dense:16bit"),
+    ("torchtitan-utils-62daeb3.py", 98, "get_peak_flops('H100 NVL')", "835e12", 835e12, "dense:16bit"),
+    ("torchtitan-utils-62daeb3.py", 124, "get_peak_flops('MI325X')", "1300e12", 1300e12, "dense:16bit"),
+    ("ml-engineering-accelerator-README.md", 265, "NVIDIA H100 SXM / bf16", "989", 989e12, "dense:bf16"),
+    ("ml-engineering-accelerator-README.md", 484, "NVIDIA H100 SXM / Peak<br>Bandwidth<br>(TBps)", "3.35", 3.35e12, "memory_bandwidth"),
+    ("epoch-ml_hardware.csv", 17, "NVIDIA B300 (Blackwell Ultra) / FP4 performance (FLOP/s)", "1.4e+16", 1.4e16, "dense:fp4"),
+])
+def test_a_reader_takes_each_field_with_its_place_and_meaning(name, line, key, written, value, meaning):
+    _, fields = fields_of(name)
+    [found] = [field for field in fields if field.line == line and field.key == key]
+    assert (found.written, found.meaning) == (written, meaning)
+    assert found.value == pytest.approx(value)
+
+
+def test_a_format_that_does_not_say_how_a_link_counts_leaves_it_out():
+    # llm-analysis's inter-node field is per 8-GPU node; InferenceX's scale-out is per NIC.
+    assert not [field for field in fields_of("llm-analysis-a100-sxm-40gb.json")[1] if "inter_node" in field.key]
+    assert not [field for field in fields_of("inferencex-gpu-specs.ts")[1] if "scaleOut" in field.key]
+
+
+# Verdicts the annotations (expected/*.yaml) give, each checked against the data's figure by hand.
+@pytest.mark.parametrize("name, line, key, verdict, holds, suggestion", [
+    ("inferencex-gpu-specs.ts", 97, "B200 SXM.memoryBandwidth", "stale", "7.7 TB/s", "7.7 TB/s"),
+    ("inferencex-gpu-specs.ts", 135, "GB200 NVL72.memory", "stale", "186 GiB", "186 GB"),
+    ("inferencex-gpu-specs.ts", 222, "MI355X.scaleUpBandwidth", "mismatch", "1075.2 GB/s bidirectional (537.6 GB/s per direction)", "537.6 GB/s"),
+    ("llm-analysis-mi250x-128gb.json", 8, "peak_i8_TFLOPS", "sparse-as-dense", "383 TFLOPS", "383"),
+    ("ml-engineering-accelerator-README.md", 261, "Intel Gaudi3 / fp8", "mismatch", "1835 TFLOPS", "1835"),
+    ("epoch-ml_hardware.csv", 174, "NVIDIA A100 PCIe / Memory (bytes)", "wrong-variant", "80 GiB", "80000000000"),
+])
+def test_a_field_the_data_disagrees_with_gets_its_verdict_the_figure_and_a_replacement_in_the_files_unit(
+        data, name, line, key, verdict, holds, suggestion):
+    finding = findings_of(name, data)[(line, key)]
+    assert (finding.verdict, finding.holds, finding.suggestion) == (verdict, holds, suggestion)
+    assert finding.quote and finding.source
+
+
+def test_a_link_counted_both_ways_where_the_format_means_one_is_mixed_basis(data, tmp_path):
+    path = tmp_path / "h100.json"
+    path.write_text('{"name": "h100-sxm-80gb", "hbm_bandwidth_in_GB_per_sec": 3350, "intra_node_bandwidth_in_GB_per_sec": 900}')
+    _, fields = read(str(path), path.read_text())
+    verdicts = {finding.key: finding.verdict for finding in judge(fields, data, str(path))}
+    assert verdicts == {"hbm_bandwidth_in_GB_per_sec": "ok", "intra_node_bandwidth_in_GB_per_sec": "mixed-basis"}
+
+
+def test_a_peak_with_sparsity_where_the_format_means_dense_is_sparse_as_dense(data, tmp_path):
+    path = tmp_path / "flops.py"
+    path.write_text('PEAKS = {"h100 sxm": {"bf16": 1979e12}, "l4": {"bf16": 121e12}}\n')
+    _, fields = read(str(path), path.read_text())
+    assert [(finding.verdict, finding.suggestion) for finding in judge(fields, data, str(path))] == [
+        ("sparse-as-dense", "989e12"), ("ok", None)]
+
+
+# Known false alarms (docs/audit.md lists them): torchtitan's 191.5e12 for MI250X is one GCD's rate, as its comment
+# says, and the data holds the package's 383 TFLOPS and no count of dies; ml-engineering's PCIe 7 rates are after a FLIT
+# overhead the data records for PCIe 6 only.
+KNOWN_FALSE_ALARMS = {"torchtitan-utils-62daeb3.py", "ml-engineering-network-README.md"}
+
+
+def test_clean_files_give_no_alarms(data):
+    clean = [name for name in MANIFEST if name not in KNOWN_FALSE_ALARMS
+             and not yaml.safe_load((FIXTURES / "expected" / f"{name}.yaml").read_text())["alarms"]]
+    assert len(clean) >= 6
+    alarms = {name: [(f.line, f.key, f.verdict) for f in findings_of(name, data).values() if f.verdict not in PASSING] for name in clean}
+    assert alarms == {name: [] for name in clean}
+
+
+def test_exit_codes_clean_findings_and_strict(audit):
+    assert audit(str(FIXTURES / "aiconfigurator-h200_sxm.yaml")).exit_code == 0
+    found = audit(str(FIXTURES / "inferencex-gpu-specs.ts"))
+    assert found.exit_code == 1
+    assert "inferencex-gpu-specs.ts (inferencex): 50 fields" in found.stdout and "97:23" in found.stdout
+    # H100 PCIe's 16-bit and INT8 rates are not in the data: unmatched passes, and fails with --strict.
+    assert audit(str(FIXTURES / "llm-analysis-h100-pcie-80gb.json")).exit_code == 0
+    assert audit(str(FIXTURES / "llm-analysis-h100-pcie-80gb.json"), "--strict").exit_code == 1
+
+
+def test_json_gives_every_finding_with_quote_and_source(audit):
+    result = audit(str(FIXTURES / "llm-analysis-mi250x-128gb.json"), "--format", "json")
+    [report] = json.loads(result.stdout)
+    [alarm] = [finding for finding in report["findings"] if finding["verdict"] != "ok"]
+    assert alarm["line"] == 8 and alarm["written"] == "766" and alarm["record"] == "amd-mi250x"
+    assert alarm["source"].startswith("https://") and "383.0 TOPS" in alarm["quote"]
+
+
+def test_markdown_is_a_review_comment(audit):
+    result = audit(str(FIXTURES / "inferencex-gpu-specs.ts"), "--format", "markdown")
+    assert result.stdout.startswith("**specdb audit** ") and "| 97:23 | B200 SXM.memoryBandwidth | 8 TB/s | stale |" in result.stdout
+
+
+def test_as_forces_a_format(audit, tmp_path):
+    table = tmp_path / "notes.txt"
+    table.write_text("| Accelerator | bf16 TFLOPS |\n| --- | ---: |\n| NVIDIA H100 SXM | 1979 |\n")
+    result = audit(str(table), "--as", "markdown")
+    assert result.exit_code == 1 and "sparse-as-dense" in result.stdout
+
+
+def test_the_audited_file_is_never_written(audit):
+    path = FIXTURES / "inferencex-gpu-specs.ts"
+    before = (path.read_bytes(), os.stat(path).st_mtime_ns)
+    audit(str(path), "--format", "json")
+    assert (path.read_bytes(), os.stat(path).st_mtime_ns) == before
+
+
+@pytest.mark.parametrize("file_name, text, message", [
+    ("bad.json", '{\n  "hbm_bandwidth_in_GB_per_sec": 3350,\n  "mem_per_GPU_in_GB": ,\n}', "bad.json:3:24: JSON syntax: Expecting value"),
+    ("bad.yaml", "gpu:\n  mem_bw: [1, 2\nnode:\n  x: 1\n", "bad.yaml:3:5:"),
+    ("hardware.ts", "export const SKUS = {\n\tGPU: {\n\t\tNVIDIA: {\n\t\t\tH100: { tflops: 1, \n", "hardware.ts:4:10: '{' never closed"),
+    ("gpu-specs.ts", "export const GPU_SPECS = [\n  { name: 'H100 SXM', bf16: 989 }]\n}\n", "gpu-specs.ts:3:1: '}' closes nothing open"),
+    ("peaks.py", "PEAKS = {\n    'a100': 312e12,\n", "peaks.py:1:9: Python syntax: '{' was never closed"),
+    ("latin1.md", b"| a | b |\n|---|---|\n| \xe9 | 1 |\n", "latin1.md:3:3: not UTF-8"),
+    ("notes.txt", "nothing here", "notes.txt: cannot tell the format; name it with --as"),
+])
+def test_bad_input_is_a_clear_message_with_file_line_and_column_and_exit_2(audit, tmp_path, file_name, text, message):
+    path = tmp_path / file_name
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    result = audit(str(path))
+    assert result.exit_code == 2
+    assert f"{tmp_path}/{message}" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_file_or_a_folder_is_a_usage_error(audit, tmp_path):
+    assert audit(str(tmp_path / "absent.yaml")).exit_code == 2
+    assert "is a folder" in audit(str(tmp_path)).output
+
+
+def test_python_tables_in_other_shapes_are_read(data, tmp_path):
+    path = tmp_path / "peaks.py"
+    path.write_text(
+        "TERA = 10**12\n"
+        "def peak(name):\n"
+        "    if name == 'NVIDIA H100 80GB HBM3':\n"
+        "        return 1979 * TERA\n"
+        "    elif name.startswith('NVIDIA A100') and '40GB' in name:\n"
+        "        return 312 * TERA\n"
+    )
+    _, fields = read(str(path), path.read_text())
+    found = [(f.line, f.part, f.verdict, f.record) for f in judge(fields, data, str(path))]
+    assert found == [(4, "NVIDIA H100 80GB HBM3", "sparse-as-dense", "nvidia-h100-sxm"), (6, "NVIDIA A100 40GB", "ok", "nvidia-a100-sxm-40gb")]
+
+
+def test_a_markdown_link_value_may_say_its_own_direction(data, tmp_path):
+    path = tmp_path / "links.md"
+    path.write_text("| GPU | NVLink (GB/s) |\n|---|---|\n| H100 SXM | 900 unidirectional |\n| H100 SXM | 450 (unidirectional) |\n"
+                    "| H100 SXM | 900 |\n")
+    _, fields = read(str(path), path.read_text())
+    # The third row does not say how it counts, so it is not judged.
+    assert [(f.line, f.verdict, f.suggestion) for f in judge(fields, data, str(path))] == [(3, "mixed-basis", "450"), (4, "ok", None)]
+
+
+def test_brand_words_and_run_together_names_find_the_part(data):
+    assert data.parts("Intel Habana Gaudi3")[0] == {"intel-gaudi-3"}
+    assert data.parts("AMD Radeon Instinct MI250X")[0] == {"amd-mi250x"}
+    assert data.parts("mi250x-128gb")[0] == {"amd-mi250x"}
+    assert data.parts("a100_sxm")[0] == {"nvidia-a100-sxm-40gb", "nvidia-a100-sxm-80gb"}
+    # AIConfigurator's name before its PR 362: a GB200 comes only as a module, and no name of it says SXM.
+    assert data.parts("gb200_sxm")[0] == {"nvidia-gb200"}
+    assert data.parts("h800_sxm")[0] == set()
+    # A letter after a model number is another product: no L40 for the L40S, no H20 for the H200.
+    assert data.parts("l40")[0] == set() and data.parts("H20")[0] == {"nvidia-h20"}
+
+
+def test_a_link_table_is_judged_on_rows_that_name_a_link(data, tmp_path):
+    # NVLink 4 is 900 GB/s both ways; a one-way column holding 900 counts both directions. PCIe 6's 121 GB/s one way
+    # is its raw 128 after a FLIT overhead; the data records 92.2%, and tables count it differently.
+    path = tmp_path / "links.md"
+    path.write_text("| Interconnect | Uni-dir. (GBps) | Duplex (GBps) |\n|---|---:|---:|\n"
+                    "| NVLink 4 | 900 | 900 |\n| PCIe 5 | 63 | 126 |\n| PCIe 6 | 121 | 242 |\n| Grace/Hopper | 450 | 900 |\n")
+    _, fields = read(str(path), path.read_text())
+    verdicts = [(f.line, f.verdict) for f in judge(fields, data, str(path))]
+    assert verdicts == [(3, "mixed-basis"), (3, "ok"), (4, "ok"), (4, "ok"), (5, "ok"), (5, "ok"), (6, "unmatched"), (6, "unmatched")]
+
+
+def test_a_table_named_for_its_unit_and_a_key_with_a_footnote_digit(data, tmp_path):
+    path = tmp_path / "mfu.py"
+    path.write_text('GPU_PEAK_TFLOPS = {"h200 sxm1": {"bf16": 1979}, "A100": 312}\n')
+    _, fields = read(str(path), path.read_text())
+    found = [(f.part, f.verdict, f.record, f.suggestion) for f in judge(fields, data, str(path))]
+    assert found[0] == ("h200 sxm1", "sparse-as-dense", "nvidia-h200-sxm", "989")
+    assert found[1][1] == "ok"
+
+
+def test_lightnings_footnoted_h200_keys_are_judged(data):
+    findings = findings_of("lightning-throughput-4f87061.py", data)
+    assert findings[(330, "_CUDA_FLOPS['h200 sxm1'][torch.bfloat16]")].verdict == "ok"
+    # The data holds no H200 NVL: its key stays unmatched rather than borrowing the SXM part's figures.
+    assert findings[(338, "_CUDA_FLOPS['h200 nvl1'][torch.bfloat16]")].verdict == "unmatched"
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+def test_a_value_the_figure_had_in_an_earlier_commit_is_stale(tmp_path):
+    root = tmp_path / "repo"
+    shutil.copytree(REPO / "specs", root / "specs")
+
+    def git(*args):
+        subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qm", "data")
+    record = root / "specs" / "accelerator" / "nvidia-h100-sxm.yaml"
+    text = record.read_text()
+    assert "    value: 3.35 TB/s\n" in text
+    record.write_text(text.replace("    value: 3.35 TB/s\n", "    value: 3.6 TB/s\n", 1))
+    git("-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-qam", "new bandwidth")
+    table = tmp_path / "h100.json"
+    table.write_text('{"name": "h100-sxm-80gb", "hbm_bandwidth_in_GB_per_sec": 3350}')
+    result = CliRunner().invoke(app, ["audit", str(table), "--format", "json", "--specs", str(root / "specs"), "--db", str(tmp_path / "db.sqlite")])
+    [finding] = json.loads(result.stdout)[0]["findings"]
+    assert (result.exit_code, finding["verdict"], finding["holds"], finding["suggestion"]) == (1, "stale", "3.6 TB/s", "3600")
+    assert "3.35 TB/s (commit " in finding["note"]
+
+
+def test_python_tables_nested_by_platform_or_by_format_are_read(data, tmp_path):
+    path = tmp_path / "flops.py"
+    path.write_text('DEVICE_FLOPS = {"gpu": {"H100 SXM": {"bf16": 1979e12, "fp32": 67e12}}, "tpu": {"v4": {"bf16": 275e12}}}\n'
+                    'BY_FORMAT = {"bf16": {"H100 SXM": 989e12}}\n')
+    _, fields = read(str(path), path.read_text())
+    found = [(f.key, f.verdict, f.record) for f in judge(fields, data, str(path))]
+    assert found == [
+        ("DEVICE_FLOPS['gpu']['H100 SXM']['bf16']", "sparse-as-dense", "nvidia-h100-sxm"),
+        ("DEVICE_FLOPS['tpu']['v4']['bf16']", "ok", "google-tpu-v4"),
+        ("BY_FORMAT['bf16']['H100 SXM']", "ok", "nvidia-h100-sxm"),
+    ]
