@@ -7,6 +7,7 @@ count-only stat view.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,13 +92,15 @@ def open_version(text: str, specs: Path, progress: Progress | None = None) -> Sn
             raise UsageError(f"{text}: not a specs folder (a specs folder holds <kind>/<id>.yaml files, or policy.yaml)")
         return _folder(path, str(path), progress)
     if path.is_file():
+        from specdb.db.migrate import at_current_schema
         from specdb.db.store import connect_readonly
 
-        connection = connect_readonly(path.resolve())
-        try:
-            return from_database(connection, text)
-        finally:
-            connection.close()
+        with at_current_schema(path.resolve()) as readable:
+            connection = connect_readonly(readable)
+            try:
+                return from_database(connection, text)
+            finally:
+                connection.close()
     from specdb.versions.revisions import revision
 
     repo = _repository((text,), specs)
@@ -167,19 +170,24 @@ def _is_revision(text: str) -> bool:
 
 
 def _databases(old: str, new: str) -> tuple[Snapshot, Snapshot]:
-    """Two database files, as the records that differ in any row, with the ratios of the platforms that rest on them."""
+    """Two database files, as the records that differ in any row, with the ratios of the platforms that rest on them.
+
+    A file made by an older specdb is read through a copy brought to the current schema by the migrations.
+    """
+    from specdb.db.migrate import at_current_schema
     from specdb.db.store import connect_readonly
 
-    paths = [Path(text).resolve() for text in (old, new)]
-    connections = []
-    try:
-        for path in paths:
-            connections.append(connect_readonly(path))
-        changed = changed_records(*paths)
-        return from_database_records(connections[0], old, changed), from_database_records(connections[1], new, changed)
-    finally:
-        for connection in connections:
-            connection.close()
+    with ExitStack() as stack:
+        paths = [stack.enter_context(at_current_schema(Path(text).resolve())) for text in (old, new)]
+        connections = []
+        try:
+            for path in paths:
+                connections.append(connect_readonly(path))
+            changed = changed_records(*paths)
+            return from_database_records(connections[0], old, changed), from_database_records(connections[1], new, changed)
+        finally:
+            for connection in connections:
+                connection.close()
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:
