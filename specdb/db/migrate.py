@@ -11,7 +11,8 @@ import sqlite3
 import tempfile
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from specdb.db.store import HEAD_REVISION, connect_readonly, schema_revision
 from specdb.errors import DatabaseError
@@ -76,6 +77,9 @@ def at_current_schema(path: Path) -> Iterator[Path]:
 
 
 def _migrated_copy(reader: sqlite3.Connection, path: Path, revision: str | None, copy_path: Path) -> None:
+    from alembic.util import CommandError
+    from sqlalchemy.exc import SQLAlchemyError
+
     try:
         copy = sqlite3.connect(copy_path)
         try:
@@ -83,7 +87,7 @@ def _migrated_copy(reader: sqlite3.Connection, path: Path, revision: str | None,
         finally:
             copy.close()
         migrate_file(copy_path)
-    except Exception as error:  # SQLite's, SQLAlchemy's, Alembic's and the disk's errors alike: the old file cannot be read
+    except (sqlite3.Error, SQLAlchemyError, CommandError, OSError) as error:
         raise DatabaseError(
             f"{path}: made by an older specdb (schema revision {revision}), and a copy of it could not be brought to revision {HEAD_REVISION} ({error})"
         ) from None
