@@ -137,12 +137,13 @@ def _snapshot(dataset: Dataset, label: str) -> Snapshot:
 
 def compare_versions(
     old: str, new: str | None, specs: Path, *, basis: str = "per-direction", only: tuple[str, ...] | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, validate: bool = False,
 ) -> tuple[Snapshot, Snapshot, list[Change]]:
     """The two versions named (new defaults to the working tree) and the changes between them.
 
     Two database files, or two git revisions, are compared by the records that changed only (see `_databases`
-    and `revisions.revisions`); the report is the same as from the whole of both.
+    and `revisions.revisions`); the report is the same as from the whole of both. Two git revisions are checked
+    across records only as far as the change reaches, unless `validate` has each never read whole checked whole.
     Every failure exits 2, whatever its kind: to a script running `diff --exit-code`, 1 means "differences", as with git diff.
     """
     try:
@@ -151,7 +152,7 @@ def compare_versions(
         elif _is_revision(old) and _is_revision(new):
             from specdb.versions.revisions import revisions
 
-            before, after = revisions(_repository((old, new), specs), old, new, specs, progress)
+            before, after = revisions(_repository((old, new), specs), old, new, specs, progress, validate=validate)
         elif Path(old).is_file() and Path(new).is_file():
             before, after = _databases(old, new)
         else:
