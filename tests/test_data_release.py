@@ -49,7 +49,7 @@ def test_a_folder_with_no_release_has_no_data_version(specs, cli):
     assert about["data_version"] is None and "custom specs" in about["attribution"]
 
 
-def test_a_release_file_that_is_not_one_is_located_and_nothing_is_built(specs, db, cli):
+def test_a_release_file_that_is_not_one_is_reported_at_its_line(specs, db, cli):
     _release(specs, "# a comment\n\n2026.12 not-a-hash\n")
     result = cli("info")
     assert result.exit_code == 1
