@@ -1,13 +1,15 @@
 """Two git revisions as `diff` reads them: by the files that differ, and each file by what is remembered of it.
 
 Every record of an unchanged file is the same on both sides, so only the
-changed files are read, and the tier ratios of every platform come from what
-is remembered of each revision (`revisioncache`). A file whose bytes, path,
-review policies and code were validated before is not validated again: its
-rows are remembered. A revision never seen is checked as a whole all the same
-(references, aliases and derived figures across every record), and one with
-any problem is validated again in full, so its problems read exactly as a
-first reading reports them.
+changed files are read, with the tier ratios of the platforms the change can
+move. A file whose bytes, path, review policies and code were validated
+before is not validated again: its rows are remembered (`revisioncache`).
+Two revisions not read before are read as far as the change reaches (see
+`reach`), and what was found of them remembered; with `validate`, a revision
+never read whole is checked as a whole (references, aliases and derived
+figures across every record) and the ratios of all its platforms remembered.
+Either way a revision with a problem is validated again in full, so its
+problems read exactly as a first reading reports them.
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     from specdb.versions import gitsource
     from specdb.versions import cache as revisioncache
     from specdb.load.dataset import Dataset
-    from specdb.load.links import Links, SourceLinks
     from specdb.versions.cache import RevisionSummary
     from specdb.load.files import SpecSource
 
@@ -52,13 +53,16 @@ def revisions(
     changed = gitsource.changed_files(repo, *commits)
     if validate or POLICY_FILE in changed:
         return _read_whole(repo, specs, texts, commits, trees, summaries, changed, progress)
-    if summaries[0] is not None and summaries[1] is not None:
-        before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary in zip(texts, commits, summaries))
-        return before, after
-    reached = _reached(repo, specs, texts, commits, trees, changed)
-    if reached is None:  # a problem across records, reported as a reading of the whole revision reports it
-        return _read_whole(repo, specs, texts, commits, trees, summaries, changed, progress)
-    return reached
+    if summaries[0] is None or summaries[1] is None:
+        pair = revisioncache.load_pair(trees[0], trees[1]) if trees[0] and trees[1] else None
+        if pair is None:
+            reached = _reached(repo, specs, texts, commits, trees, changed)
+            if reached is None:  # a problem across records, reported as a reading of the whole revision reports it
+                return _read_whole(repo, specs, texts, commits, trees, summaries, changed, progress)
+            return reached
+        summaries = list(pair)
+    before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary in zip(texts, commits, summaries))
+    return before, after
 
 
 def _read_whole(
@@ -102,7 +106,6 @@ def _reached(
     from specdb.versions import gitsource
     from specdb.versions import cache as revisioncache
 
-    remembered = revisioncache.load_pair(trees[0], trees[1]) if trees[0] and trees[1] else None
     listings = [gitsource.blob_ids(repo, commit) for commit in commits]
     parts = []
     for text, commit, listing in zip(texts, commits, listings):
@@ -112,28 +115,26 @@ def _reached(
         except InvalidSpecs:
             return None
         parts.append(found)
-    if remembered is None:
-        changed_ids = {reach.record_id(relpath) for relpath in changed}
-        words = reach.words(changed, *parts)
-        around = []
-        for text, commit, listing, part in zip(texts, commits, listings, parts):
-            rows = _around(repo, specs, text, commit, listing, part, words)
-            if rows is None:
-                return None
-            around.append(rows)
-        moved = set().union(*(reach.moved_platforms(rows.values(), changed_ids) for rows in around))
-        summaries = []
-        for text, commit, listing, rows in zip(texts, commits, listings, around):
-            content_hash = content_hash_of(zip((relpath for relpath, _ in listing), gitsource.each_blob(repo, [blob for _, blob in listing])))
-            platforms = _assembled(rows.values(), text, commit, content_hash)
-            summaries.append(revisioncache.RevisionSummary(content_hash, {
-                basis: {platform: ratios for platform, ratios in platforms.ratios(basis).items() if platform in moved} for basis in BASES
-            }))
-        if trees[0] and trees[1]:
-            revisioncache.store_pair(trees[0], trees[1], *summaries)
-        remembered = (summaries[0], summaries[1])
+    changed_ids = {reach.record_id(relpath) for relpath in changed}
+    words = reach.words(changed, *parts)
+    around = []
+    for text, commit, listing, part in zip(texts, commits, listings, parts):
+        rows = _around(repo, specs, text, commit, listing, part, words)
+        if rows is None:
+            return None
+        around.append(rows)
+    moved = set().union(*(reach.moved_platforms(rows.values(), changed_ids) for rows in around))
+    summaries = []
+    for text, commit, listing, rows in zip(texts, commits, listings, around):
+        content_hash = content_hash_of(zip((relpath for relpath, _ in listing), gitsource.each_blob(repo, [blob for _, blob in listing])))
+        platforms = _assembled(rows.values(), text, commit, content_hash)
+        summaries.append(revisioncache.RevisionSummary(content_hash, {
+            basis: {platform: ratios for platform, ratios in platforms.ratios(basis).items() if platform in moved} for basis in BASES
+        }))
+    if trees[0] and trees[1]:
+        revisioncache.store_pair(trees[0], trees[1], *summaries)
     snapshots = []
-    for text, commit, part, summary in zip(texts, commits, parts, remembered):
+    for text, commit, part, summary in zip(texts, commits, parts, summaries):
         snapshot = _assembled(part.values(), text, commit, summary.content_hash)
         snapshot.known_ratios = summary.ratios
         snapshots.append(snapshot)
