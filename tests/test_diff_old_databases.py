@@ -21,12 +21,13 @@ from specdb.db.builder import build
 from specdb.resources import bundled_specs
 
 OLD = Path(__file__).parent / "data" / "old-databases"
-RELEASES = {"0001": "e7850fd", "0002": "fb0929e", "0003": "088fd21", "0004": "9f0f591"}
+# Each database's schema revision, by the commit whose code built it (see rebuild.py).
+RELEASES = {"e7850fd": "0001", "fb0929e": "0002", "52d600c": "0003", "088fd21": "0003", "9f0f591": "0004"}
 
 
-def _old(revision: str, folder: Path) -> Path:
-    target = folder / f"made-at-{revision}.sqlite"
-    target.write_bytes(gzip.decompress((OLD / f"{revision}-{RELEASES[revision]}.sqlite.gz").read_bytes()))
+def _old(commit: str, folder: Path) -> Path:
+    target = folder / f"made-by-{commit}.sqlite"
+    target.write_bytes(gzip.decompress((OLD / f"{RELEASES[commit]}-{commit}.sqlite.gz").read_bytes()))
     return target
 
 
@@ -42,10 +43,10 @@ def _revision(path: Path) -> str:
         connection.close()
 
 
-@pytest.mark.parametrize("revision", sorted(RELEASES))
-def test_a_database_at_each_earlier_schema_reads_and_is_left_as_it_was(revision, cli, tmp_path):
-    old = _old(revision, tmp_path)
-    assert _revision(old) == revision
+@pytest.mark.parametrize("commit", sorted(RELEASES))
+def test_a_database_at_each_earlier_schema_reads_and_is_left_as_it_was(commit, cli, tmp_path):
+    old = _old(commit, tmp_path)
+    assert _revision(old) == RELEASES[commit]
     before = old.read_bytes()
     result = _diff(cli, old, old, "--exit-code")
     assert result.exit_code == 0, result.output
@@ -56,7 +57,7 @@ def test_a_database_at_each_earlier_schema_reads_and_is_left_as_it_was(revision,
 
 def test_a_database_of_an_earlier_release_diffs_against_a_later_one(cli, tmp_path):
     # fb0929e (schema 0002, no collective_run table) to 9f0f591 (schema 0004).
-    result = _diff(cli, _old("0002", tmp_path), _old("0004", tmp_path), "--format", "json", "--exit-code")
+    result = _diff(cli, _old("fb0929e", tmp_path), _old("9f0f591", tmp_path), "--format", "json", "--exit-code")
     assert result.exit_code == 1, result.output
     changes = json.loads(result.stdout)
     # amd-mi300x.yaml: memory_capacity "192 GB" became "192 GiB": (192 * 2**30 - 192e9) / 192e9 = +7.37%.
@@ -70,9 +71,9 @@ def test_a_database_of_an_earlier_release_diffs_against_a_later_one(cli, tmp_pat
     assert {("record_removed", "acecloud-h200-hbm3e"), ("record_removed", "thundercompute-a100-specs")} <= by_record
 
 
-@pytest.mark.parametrize("older, newer", [("0001", "0002"), ("0003", "0004")])
+@pytest.mark.parametrize("older, newer", [("e7850fd", "fb0929e"), ("fb0929e", "52d600c"), ("088fd21", "9f0f591")])
 def test_releases_with_the_same_data_at_different_schemas_do_not_differ(older, newer, cli, tmp_path):
-    # e7850fd -> fb0929e changed only a comment of policy.yaml; 088fd21 -> 9f0f591 changed no spec file.
+    # e7850fd -> fb0929e changed only a comment of policy.yaml; fb0929e -> 52d600c and 088fd21 -> 9f0f591 no spec file.
     result = _diff(cli, _old(older, tmp_path), _old(newer, tmp_path), "--exit-code")
     assert result.exit_code == 0, result.output
 
@@ -80,7 +81,7 @@ def test_releases_with_the_same_data_at_different_schemas_do_not_differ(older, n
 def test_a_database_of_an_earlier_release_diffs_against_one_built_today(cli, tmp_path):
     today = tmp_path / "today.sqlite"
     build(bundled_specs(), today)
-    result = _diff(cli, _old("0002", tmp_path), today, "--format", "json", "--exit-code")
+    result = _diff(cli, _old("fb0929e", tmp_path), today, "--format", "json", "--exit-code")
     assert result.exit_code == 1, result.output
     by_record = {(change["change"], change["record"]) for change in json.loads(result.stdout)}
     # Added after fb0929e: specs/accelerator/amd-mi210.yaml and specs/link/pcie-7.yaml.
@@ -88,7 +89,7 @@ def test_a_database_of_an_earlier_release_diffs_against_one_built_today(cli, tmp
 
 
 def test_an_earlier_database_the_migrations_cannot_bring_forward_is_refused_and_left_alone(cli, tmp_path):
-    old = _old("0002", tmp_path)
+    old = _old("fb0929e", tmp_path)
     connection = sqlite3.connect(old)
     connection.execute("CREATE TABLE collective_run (note TEXT)")  # the table migration 0003 creates
     connection.commit()
@@ -103,7 +104,7 @@ def test_an_earlier_database_the_migrations_cannot_bring_forward_is_refused_and_
 
 def test_a_database_built_by_the_code_of_an_earlier_commit_diffs(cli, tmp_path):
     """Built now from the git history, where the clone holds it (a shallow clone does not)."""
-    commit = RELEASES["0002"]
+    commit = "fb0929e"
     if shutil.which("git") is None or subprocess.run(["git", "-C", str(REPO), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True, check=False).returncode:
         pytest.skip(f"commit {commit} is not in this clone")
     sys.path.insert(0, str(OLD))
@@ -114,5 +115,5 @@ def test_a_database_built_by_the_code_of_an_earlier_commit_diffs(cli, tmp_path):
     built = tmp_path / "built-now.sqlite"
     build_at(commit, built)
     assert _revision(built) == "0002"
-    result = _diff(cli, built, _old("0002", tmp_path), "--exit-code")
+    result = _diff(cli, built, _old(commit, tmp_path), "--exit-code")
     assert result.exit_code == 0, result.output

@@ -8,7 +8,9 @@ with `git archive` and run with today's dependencies:
 
 - 0001 (migration 0001_create_schema): e7850fd, the parent of 8058ccb, which added 0002;
 - 0002 (0002_figure_view): fb0929e, the parent of 52d600c, which added 0003;
-- 0003 (0003_collective_run): 088fd21, the parent of c1991d0, which added 0004;
+- 0003 (0003_collective_run): 52d600c, which added it, before 3cc6a5a gave its
+  `collective_run` table a `domains` column under the same revision; and
+  088fd21, the parent of c1991d0, which added 0004;
 - 0004 (0004_record_digest): 9f0f591, the parent of 2f985e9, which added 0005.
 
 No specdb database predates Alembic: the first commit that builds one
@@ -27,7 +29,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 TOP = HERE.parents[2]
-RELEASES = {"0001": "e7850fd", "0002": "fb0929e", "0003": "088fd21", "0004": "9f0f591"}
+# (schema revision, commit) of each database.
+RELEASES = [("0001", "e7850fd"), ("0002", "fb0929e"), ("0003", "52d600c"), ("0003", "088fd21"), ("0004", "9f0f591")]
 
 
 def build_at(commit: str, target: Path) -> None:
@@ -46,7 +49,7 @@ def build_at(commit: str, target: Path) -> None:
 
 
 def main() -> None:
-    for revision, commit in RELEASES.items():
+    for revision, commit in RELEASES:
         with tempfile.TemporaryDirectory() as folder:
             database = Path(folder) / "built.sqlite"
             build_at(commit, database)
