@@ -21,6 +21,8 @@ from __future__ import annotations
 from array import array
 from typing import TYPE_CHECKING, Iterable, Iterator
 
+from specdb.analysis.tiers import FIGURES_READ
+
 if TYPE_CHECKING:
     from pathlib import Path
 
@@ -46,7 +48,7 @@ def _aliases(rows: Rows) -> set[str]:
     return {row["alias"] for table, row in rows if table == "alias"}
 
 
-# What the tier ratios read of a system or accelerator: the record, what it uses, its figures (see `snapshot.Snapshot`).
+# What the tier ratios read of a system or accelerator: the record, what it uses, and some of its figures.
 _RATIO_TABLES = ("record", "record_use", "figure")
 
 
@@ -73,7 +75,9 @@ class Reached:
         self._dataset.links.add(found_id, links)
         table, record = rows[0]
         if table == "record" and record["kind"] in ("system", "accelerator"):
-            self.platform_rows[relpath] = [(table, row) for table, row in rows if table in _RATIO_TABLES]
+            self.platform_rows[relpath] = [
+                (table, row) for table, row in rows if table in _RATIO_TABLES and (table != "figure" or row["name"] in FIGURES_READ)
+            ]
         self.reads.update(_read_by(rows))
 
     def consistent(self, other_ids: set[str]) -> bool:
