@@ -126,7 +126,7 @@ def test_a_second_diff_reads_no_file_and_searches_nothing(history, monkeypatch):
     compare_versions("l0", "g1", history)
     parsed = _parsed_ids(monkeypatch)
     searched = []
-    monkeypatch.setattr(gitsource, "mentioning", lambda *args: searched.append(args) or [])
+    monkeypatch.setattr(gitsource, "mentioning", lambda *args, **options: searched.append(args) or [])
     assert [c.change for c in compare_versions("l0", "g1", history)[2]] == ["value_changed", "ratio_changed", "ratio_changed"]
     assert parsed == [] and searched == []
 

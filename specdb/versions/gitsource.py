@@ -87,12 +87,16 @@ def changed_files(repo: Repository, old: str, new: str) -> list[str]:
     return sorted(relpath for relpath in relpaths if _read_as_spec(relpath))
 
 
-def mentioning(repo: Repository, commit: str, words: list[str]) -> list[str]:
-    """The spec files (relative to the specs folder) of a commit in which any of the words appears as a whole word,
-    in any letter case: every file that may refer to a record by one of its ids or aliases, and some that only name it."""
+def mentioning(repo: Repository, commit: str, words: list[str], leaving_out: str) -> list[str]:
+    """The spec files (relative to the specs folder) of a commit, outside the folder `leaving_out`, in which any of the
+    words appears as a whole word, in any letter case: every file that may refer to a record by one of its ids or
+    aliases, and some that only name it."""
     if not words:
         return []
-    command = ["git", "-C", str(repo.top), "grep", "-l", "-z", "-w", "-F", "-i", "-f", "-", commit, "--", repo.prefix or "."]
+    command = [
+        "git", "-C", str(repo.top), "grep", "-l", "-z", "-w", "-F", "-i", "-f", "-", commit,
+        "--", repo.prefix or ".", f":(exclude){repo.prefix}{leaving_out}",
+    ]
     try:
         result = subprocess.run(command, input="\n".join(words).encode() + b"\n", capture_output=True, timeout=120, check=False)
     except FileNotFoundError:

@@ -158,7 +158,8 @@ def _around(
     reached = reach.Reached(specs)
     for relpath, rows in part.items():
         reached.take(relpath, rows)
-    naming = [relpath for relpath in gitsource.mentioning(repo, commit, words) if relpath not in part]
+    # A source refers to no record: the files that may name a changed one are outside the sources' folder.
+    naming = [relpath for relpath in gitsource.mentioning(repo, commit, words, leaving_out="source") if relpath not in part]
     try:
         for batch in _batches(naming):
             for relpath, rows in _validated(repo, specs, text, _listed(blobs, batch), whole=False)[0].items():
