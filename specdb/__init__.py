@@ -25,8 +25,6 @@ import os
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
-# The bundled figures are released with the code; another specs folder is identified by its content hash (see `info`).
-DATA_VERSION = __version__
 # How many of a server's publishes `info` lists.
 INFO_PUBLICATIONS = 5
 
@@ -54,6 +52,18 @@ if TYPE_CHECKING:
     from specdb.export import ExportResult
 
 PathLike = str | os.PathLike[str]
+
+
+def __getattr__(name: str) -> Any:
+    """`DATA_VERSION`: the data release the bundled specs name in their RELEASE file, read when first asked for (None
+    without one). `info` says whether the files read are that release's, or changed since."""
+    if name == "DATA_VERSION":
+        from specdb.load.release import read_release
+        from specdb.resources import bundled_specs
+
+        release = read_release(bundled_specs())
+        return release.version if release is not None else None
+    raise AttributeError(f"module 'specdb' has no attribute {name!r}")
 
 
 def load_specs(specs: PathLike | None = None) -> Dataset:
@@ -100,8 +110,9 @@ def connect(specs: PathLike | None = None, db: PathLike | None = None, refresh: 
 
 
 def info(specs: PathLike | None = None, db: PathLike | None = None, refresh: bool = False) -> dict[str, Any]:
-    """Which data these arguments give: `data_version` (None for a specs folder other than the
-    bundled one), `content_hash`, `specs`, `database`, counts of records, sources and figures,
+    """Which data these arguments give: `data_version` (the release the specs folder's RELEASE file names, followed by
+    `+` and the first digits of the content hash when the files are not that release's; None without the file),
+    `content_hash`, `specs`, `database`, counts of records, sources and figures,
     and the code and data licences with the attribution line to copy. For a server, also
     `publications`: the last few publishes, newest first (when, by whom, content hash, the
     one before it, specdb version). `refresh` as for `connect`.

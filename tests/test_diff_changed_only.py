@@ -132,10 +132,10 @@ def test_a_changed_gpu_moves_the_ratios_of_the_unchanged_platform_built_on_it(hi
     _assert_c0_to_c1_moves_the_platforms_ratios(history)
 
 
-def _assert_c0_to_c1_moves_the_platforms_ratios(history):
+def _assert_c0_to_c1_moves_the_platforms_ratios(history, validate=False):
     """c0 to c1, diffed twice (the second from what the first remembered), changes the GPU and two of its platform's ratios."""
-    compare_versions("c0", "c1", history)
-    changes = compare_versions("c0", "c1", history)[2]
+    compare_versions("c0", "c1", history, validate=validate)
+    changes = compare_versions("c0", "c1", history, validate=validate)[2]
     # per-direction: memory 3.35 TB/s and 3.6 TB/s, scale-up 900 GB/s both ways = 450 GB/s, scale-out 400 Gb/s = 50 GB/s.
     assert [(c.change, c.record, c.figure, c.old, c.new, c.percent) for c in changes] == [
         ("value_changed", "test-gpu", "memory_bandwidth", "3.35 TB/s", "3.6 TB/s", 7.46),
@@ -267,9 +267,9 @@ def test_a_damaged_remembered_file_is_read_again_and_replaced(history, monkeypat
 def test_a_cache_file_that_is_not_a_database_or_not_of_this_layout_is_replaced(history, monkeypatch, made):
     revisioncache.files_path().parent.mkdir(parents=True)
     made(revisioncache.files_path())
-    _assert_c0_to_c1_moves_the_platforms_ratios(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history, validate=True)
     parsed = _counting_parses(monkeypatch)
-    compare_versions("c0", "c1", history)
+    compare_versions("c0", "c1", history, validate=True)
     assert parsed == [] and _remembered("SELECT count(*) FROM file") == [(7,)]  # six files in c0 and c1, five with the same bytes
 
 
@@ -485,7 +485,7 @@ def test_a_platform_without_an_accelerator_has_its_ratios_from_a_revision_never_
     expected, *versions = _whole("r0", "bare-platform", branches)
     assert found == expected and _same_versions(read, versions)
     # Without an accelerator it has no memory or scale-up figure, so no ratio; it is listed all the same.
-    assert compare_versions("bare-platform", "bare-platform", branches)[1].ratios("per-direction")["test-bare-system"] == (None, None, None)
+    assert compare_versions("bare-platform", "bare-platform", branches, validate=True)[1].ratios("per-direction")["test-bare-system"] == (None, None, None)
 
 
 def _tree(history, tag):
@@ -523,10 +523,10 @@ def test_an_entry_holds_ratios_of_either_kind_of_number_or_none():
 
 
 def test_a_corrupt_entry_is_ignored_and_replaced(history):
-    compare_versions("c0", "c1", history)
+    compare_versions("c0", "c1", history, validate=True)
     for entry in _entries():
         entry.write_bytes(b'{"content_hash": "x", "ratios": {"per-direction": {"test-system": [1, 2]}, "as-quoted": {}}}')
-    _assert_c0_to_c1_moves_the_platforms_ratios(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history, validate=True)
     # Rewritten with the platform's ratios in each version: memory / scale-up, scale-up / scale-out, memory / scale-out.
     remembered = [json.loads(entry.read_text().partition("\n")[2])["ratios"]["per-direction"]["test-system"] for entry in _entries()]
     assert sorted(remembered) == [[7.44, 9.0, 67.0], [8.0, 9.0, 72.0]]
@@ -534,12 +534,12 @@ def test_a_corrupt_entry_is_ignored_and_replaced(history):
 
 def test_an_entry_changed_after_it_was_written_is_not_trusted(history):
     """One digit changed in a remembered ratio (scale-up / scale-out, 9.0 in c0) would be a +50% ratio change that does not exist."""
-    compare_versions("c0", "c1", history)
+    compare_versions("c0", "c1", history, validate=True)
     [c0] = [entry for entry in _entries() if entry.name.startswith(_tree(history, "c0"))]
     text = c0.read_text()
     assert text.count("[7.44, 9.0, 67.0]") == 1
     c0.write_text(text.replace("[7.44, 9.0, 67.0]", "[7.44, 6.0, 67.0]"))
-    _assert_c0_to_c1_moves_the_platforms_ratios(history)
+    _assert_c0_to_c1_moves_the_platforms_ratios(history, validate=True)
     assert c0.read_text() == text
 
 
@@ -565,7 +565,7 @@ def test_a_cache_folder_that_cannot_be_written_only_costs_time(history, tmp_path
 
 
 def test_entries_are_whole_files_named_by_content(history):
-    compare_versions("c0", "c1", history)
+    compare_versions("c0", "c1", history, validate=True)
     trees = {_tree(history, tag) for tag in ("c0", "c1")}
     entries = _entries()
     # No temporary file is left behind, and each entry is named by its specs tree and the code that made it.
@@ -657,7 +657,7 @@ def _on_a_terminal(args, cwd):
 
 
 def test_progress_shows_on_a_terminal_and_not_when_piped(history, cli):
-    args = ["diff", "c0", "c1", "--specs", str(history)]
+    args = ["diff", "c0", "c1", "--validate", "--specs", str(history)]
     code, shown = _on_a_terminal(args, history)
     # The test data's six files, counted to the end, each line erased by the next and the last erased when done; c1 has
     # five of c0's files, byte for byte, so only the GPU's is validated again.
@@ -929,7 +929,7 @@ def test_progress_names_each_version_read_whole(history, specs):
     # The test data has six files, read once for each side.
     assert told == [(f"reading {specs}", done, 6) for done in range(1, 7)] * 2
     told.clear()
-    compare_versions("c0", "c1", history, progress=lambda *step: told.append(step))
+    compare_versions("c0", "c1", history, progress=lambda *step: told.append(step), validate=True)
     # c0 is read whole; c1 has five of its files, byte for byte, so only the GPU's is validated.
     assert [step for step in told if step[1] == step[2]] == [("reading c0", 6, 6), ("reading c1", 1, 1)]
     compare_versions("c8", "c9", history)

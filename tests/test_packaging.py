@@ -33,6 +33,7 @@ def test_the_wheel_contains_every_spec_and_migration(wheel):
     assert {f"specdb/_bundled/{name}" for name in specs} <= names
     assert {f"specdb/_bundled/{name}" for name in migrations} <= names
     assert "specdb/_bundled/migrations/script.py.mako" in names
+    assert "specdb/_bundled/specs/RELEASE" in names
 
 
 def test_the_installed_wheel_works_from_an_empty_folder(wheel, tmp_path):
@@ -73,7 +74,10 @@ def test_the_installed_wheel_works_from_an_empty_folder(wheel, tmp_path):
     used = subprocess.run([python, "use_specdb.py"], cwd=project, env=env, capture_output=True, text=True)
     assert used.returncode == 0, used.stderr
     facts = json.loads(used.stdout)
-    assert facts["version"] == facts["data_version"] == __version__
+    assert facts["version"] == __version__
+    # The bundled RELEASE file travels in the wheel: the installed package knows its data's release without git.
+    release = (REPO / "specs" / "RELEASE").read_text().splitlines()[-1].split(" ")[0]
+    assert facts["data_version"].split("+")[0] == release
     assert "site-packages" in facts["specs"] and facts["license"] == "CC-BY-4.0"
     assert facts["memory_bandwidth"] == 3.35e12  # the H100 SXM datasheet's 3.35 TB/s
     assert facts["declared"] == "MIT AND CC-BY-4.0"

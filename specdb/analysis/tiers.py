@@ -22,6 +22,11 @@ RATIOS = (
     ("scale_up_to_scale_out", "scale_up", "scale_out"),
     ("memory_to_scale_out", "memory", "scale_out"),
 )
+# Every figure `platforms` reads, of a system or of its accelerator.
+FIGURES_READ = (
+    figure_names.MEMORY_BANDWIDTH, figure_names.SCALE_UP_BANDWIDTH, figure_names.SCALE_UP_DOMAIN,
+    figure_names.DENSE_BF16_FLOPS, figure_names.SCALE_OUT_BANDWIDTH,
+)
 # The columns of a ratio row, in every output format.
 RATIO_COLUMNS = (
     "platform", "vendor", "accelerator", "year", "basis",

@@ -22,6 +22,7 @@ def diff(
     exit_code: Annotated[bool, typer.Option("--exit-code", help="Exit 1 when there are differences, 0 when none, 2 on error (like git diff)")] = False,
     only: Annotated[Optional[list[str]], typer.Option("--only", help="Report only these groups (repeat or comma-separate): records, values, counting, sources, review, prose, history, ratios")] = None,
     basis: options.BasisOption = "per-direction",
+    validate: Annotated[bool, typer.Option("--validate", help="Between two git revisions, check each one never read whole before against every rule, not only the records the change reaches")] = False,
     specs: options.SpecsOption = None,
 ) -> None:
     """Show what changed in the data between two versions: every change to records, figures, counting, sources, review dates, notes, history, and the tier ratios that moved.
@@ -33,7 +34,7 @@ def diff(
     specs_dir, _ = locate(specs, None)
     groups = tuple(group.strip() for option in only for group in option.split(",") if group.strip()) if only else None
     with progress_bar() as progress:
-        before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups, progress=progress)
+        before, after, changes = compare_versions(old, new, specs_dir, basis=basis, only=groups, progress=progress, validate=validate)
     sys.stdout.write(render(changes, "stat" if stat else fmt, before, after))
     if exit_code and changes:
         raise SystemExit(EXIT_FINDINGS)

@@ -194,12 +194,7 @@ class SpecSource(ABC):
 
     def content_hash(self) -> str:
         """The version of the files read so far: a hash of each one's path and the digest of its bytes, in the order of paths."""
-        import hashlib
-
-        digest = hashlib.sha256()
-        for place, file_digest in self._digests.held():
-            digest.update(self.relpaths[place].encode() + b"\0" + file_digest)
-        return digest.hexdigest()
+        return _content_hash((self.relpaths[place], file_digest) for place, file_digest in self._digests.held())
 
     def _place(self, relpath: str) -> int:
         import bisect  # here, not at the top: a read of an up-to-date database places no file
@@ -275,6 +270,20 @@ def _read_at_most(descriptor: int, size: int, limit: int) -> bytes:
         chunks.append(chunk)
         taken += len(chunk)
     return b"".join(chunks)
+
+
+def content_hash_of(files: Iterable[tuple[str, bytes]]) -> str:
+    """The content hash of files given as (path, bytes) in the order of paths, as `SpecSource.content_hash` makes it."""
+    return _content_hash((relpath, _digest(raw)) for relpath, raw in files)
+
+
+def _content_hash(digests: Iterable[tuple[str, bytes]]) -> str:
+    import hashlib
+
+    digest = hashlib.sha256()
+    for relpath, file_digest in digests:
+        digest.update(relpath.encode() + b"\0" + file_digest)
+    return digest.hexdigest()
 
 
 def _digest(raw: bytes) -> bytes:

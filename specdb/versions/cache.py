@@ -4,7 +4,9 @@ A revision's entry is named by the git object id of the specs folder at the
 revision, which names every byte of every file in it, and by a digest of
 specdb's own code, which decides what is valid and how ratios come out: an
 entry can never describe other content or other rules, so it is never stale.
-Only valid revisions are remembered. An entry is written whole to a temporary
+Only valid revisions are remembered. A diff of two revisions neither of
+which was read whole remembers, under both trees' ids, what it found of each:
+the content hash and the ratios of the platforms the change reaches. An entry is written whole to a temporary
 file and renamed into place, so readers and concurrent writers see a whole
 entry or none; it begins with a checksum of the rest, and an entry that does
 not match its checksum, or is not of the expected shape, is ignored.
@@ -62,16 +64,35 @@ def entry_path(tree: str) -> Path:
     return cache_folder() / "revisions" / f"{tree}-{code_digest()[:16]}.json"
 
 
+def pair_path(old_tree: str, new_tree: str) -> Path:
+    return cache_folder() / "pairs" / f"{old_tree}-{new_tree}-{code_digest()[:16]}.json"
+
+
 def load(tree: str) -> RevisionSummary | None:
     """The summary remembered for a specs tree, or None when there is none that can be trusted."""
+    return _summary(_read_entry(entry_path(tree)))
+
+
+def load_pair(old_tree: str, new_tree: str) -> tuple[RevisionSummary, RevisionSummary] | None:
+    """What a diff of two specs trees, neither read whole, found of each: its content hash and the tier ratios of the
+    platforms the change between them reaches; None when nothing that can be trusted is remembered."""
+    data = _read_entry(pair_path(old_tree, new_tree))
+    sides = data.get("sides") if isinstance(data, dict) else None
+    if not isinstance(sides, list) or len(sides) != 2:
+        return None
+    old, new = (_summary(side) for side in sides)
+    return None if old is None or new is None else (old, new)
+
+
+def _read_entry(path: Path) -> Any:
+    """An entry's data, or None when it is missing, or does not match the checksum written with it."""
     try:
-        checksum, _, text = entry_path(tree).read_bytes().decode("utf-8").partition("\n")
+        checksum, _, text = path.read_bytes().decode("utf-8").partition("\n")
         if checksum != _checksum(text):
             return None
-        data = json.loads(text)
+        return json.loads(text)
     except (OSError, ValueError):
         return None
-    return _summary(data)
 
 
 def _summary(data: Any) -> RevisionSummary | None:
@@ -91,10 +112,22 @@ def _summary(data: Any) -> RevisionSummary | None:
     return summary
 
 
+def _plain(summary: RevisionSummary) -> dict[str, Any]:
+    return {"content_hash": summary.content_hash, "ratios": {basis: {p: list(v) for p, v in r.items()} for basis, r in summary.ratios.items()}}
+
+
 def store(tree: str, summary: RevisionSummary) -> None:
     """Remember a valid revision; a cache folder that cannot be written only leaves the next diff to read it in full again."""
-    target = entry_path(tree)
-    text = json.dumps({"content_hash": summary.content_hash, "ratios": {basis: {p: list(v) for p, v in r.items()} for basis, r in summary.ratios.items()}})
+    _write_entry(entry_path(tree), _plain(summary))
+
+
+def store_pair(old_tree: str, new_tree: str, old: RevisionSummary, new: RevisionSummary) -> None:
+    """Remember what a diff of two trees found of each (see `load_pair`)."""
+    _write_entry(pair_path(old_tree, new_tree), {"sides": [_plain(old), _plain(new)]})
+
+
+def _write_entry(target: Path, data: Any) -> None:
+    text = json.dumps(data)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")

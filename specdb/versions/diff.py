@@ -7,6 +7,7 @@ count-only stat view.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -91,13 +92,15 @@ def open_version(text: str, specs: Path, progress: Progress | None = None) -> Sn
             raise UsageError(f"{text}: not a specs folder (a specs folder holds <kind>/<id>.yaml files, or policy.yaml)")
         return _folder(path, str(path), progress)
     if path.is_file():
+        from specdb.db.migrate import at_current_schema
         from specdb.db.store import connect_readonly
 
-        connection = connect_readonly(path.resolve())
-        try:
-            return from_database(connection, text)
-        finally:
-            connection.close()
+        with at_current_schema(path.resolve()) as readable:
+            connection = connect_readonly(readable)
+            try:
+                return from_database(connection, text)
+            finally:
+                connection.close()
     from specdb.versions.revisions import revision
 
     repo = _repository((text,), specs)
@@ -134,12 +137,13 @@ def _snapshot(dataset: Dataset, label: str) -> Snapshot:
 
 def compare_versions(
     old: str, new: str | None, specs: Path, *, basis: str = "per-direction", only: tuple[str, ...] | None = None,
-    progress: Progress | None = None,
+    progress: Progress | None = None, validate: bool = False,
 ) -> tuple[Snapshot, Snapshot, list[Change]]:
     """The two versions named (new defaults to the working tree) and the changes between them.
 
     Two database files, or two git revisions, are compared by the records that changed only (see `_databases`
-    and `revisions.revisions`); the report is the same as from the whole of both.
+    and `revisions.revisions`); the report is the same as from the whole of both. Two git revisions are checked
+    across records only as far as the change reaches, unless `validate` has each never read whole checked whole.
     Every failure exits 2, whatever its kind: to a script running `diff --exit-code`, 1 means "differences", as with git diff.
     """
     try:
@@ -148,7 +152,7 @@ def compare_versions(
         elif _is_revision(old) and _is_revision(new):
             from specdb.versions.revisions import revisions
 
-            before, after = revisions(_repository((old, new), specs), old, new, specs, progress)
+            before, after = revisions(_repository((old, new), specs), old, new, specs, progress, validate=validate)
         elif Path(old).is_file() and Path(new).is_file():
             before, after = _databases(old, new)
         else:
@@ -167,19 +171,24 @@ def _is_revision(text: str) -> bool:
 
 
 def _databases(old: str, new: str) -> tuple[Snapshot, Snapshot]:
-    """Two database files, as the records that differ in any row, with the ratios of the platforms that rest on them."""
+    """Two database files, as the records that differ in any row, with the ratios of the platforms that rest on them.
+
+    A file made by an older specdb is read through a copy brought to the current schema by the migrations.
+    """
+    from specdb.db.migrate import at_current_schema
     from specdb.db.store import connect_readonly
 
-    paths = [Path(text).resolve() for text in (old, new)]
-    connections = []
-    try:
-        for path in paths:
-            connections.append(connect_readonly(path))
-        changed = changed_records(*paths)
-        return from_database_records(connections[0], old, changed), from_database_records(connections[1], new, changed)
-    finally:
-        for connection in connections:
-            connection.close()
+    with ExitStack() as stack:
+        paths = [stack.enter_context(at_current_schema(Path(text).resolve())) for text in (old, new)]
+        connections = []
+        try:
+            for path in paths:
+                connections.append(connect_readonly(path))
+            changed = changed_records(*paths)
+            return from_database_records(connections[0], old, changed), from_database_records(connections[1], new, changed)
+        finally:
+            for connection in connections:
+                connection.close()
 
 
 def diff(old: Snapshot, new: Snapshot, *, basis: str = "per-direction", only: tuple[str, ...] | None = None) -> list[Change]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import subprocess
+import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from specdb.errors import GitError, UsageError
 from specdb.load.files import is_spec_file
@@ -82,6 +85,63 @@ def changed_files(repo: Repository, old: str, new: str) -> list[str]:
     output = _git(repo.top, "diff-tree", "-r", "-z", "--no-renames", "--name-only", old, new, "--", repo.prefix or ".")
     relpaths = (path[len(repo.prefix):] for path in output.decode().split("\0") if path)
     return sorted(relpath for relpath in relpaths if _read_as_spec(relpath))
+
+
+def mentioning(repo: Repository, commit: str, words: list[str], leaving_out: str) -> list[str]:
+    """The spec files (relative to the specs folder) of a commit, outside the folder `leaving_out`, in which any of the
+    words appears as a whole word, in any letter case: every file that may refer to a record by one of its ids or
+    aliases, and some that only name it."""
+    if not words:
+        return []
+    command = [
+        "git", "-C", str(repo.top), "grep", "-l", "-z", "-w", "-F", "-i", "-f", "-", commit,
+        "--", repo.prefix or ".", f":(exclude){repo.prefix}{leaving_out}",
+    ]
+    try:
+        result = subprocess.run(command, input="\n".join(words).encode() + b"\n", capture_output=True, timeout=120, check=False)
+    except FileNotFoundError:
+        raise GitError("git is not installed; reading revisions needs it") from None
+    except subprocess.TimeoutExpired:
+        raise GitError("git grep took longer than 120 s") from None
+    if result.returncode not in (0, 1):  # 1: no file has any of the words
+        raise GitError(f"git grep: {result.stderr.decode(errors='replace').strip()}")
+    start = len(commit) + 1 + len(repo.prefix)  # each path is given as <commit>:<path>
+    relpaths = (path[start:] for path in result.stdout.decode().split("\0") if path)
+    return sorted(relpath for relpath in relpaths if _read_as_spec(relpath))
+
+
+def each_blob(repo: Repository, names: list[str]) -> Iterator[bytes]:
+    """Many objects from one `git cat-file --batch`, in order, each read as it comes: only one is held at a time."""
+    if not names:
+        return
+    try:
+        process = subprocess.Popen(["git", "-C", str(repo.top), "cat-file", "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except FileNotFoundError:
+        raise GitError("git is not installed; reading revisions needs it") from None
+    writer = threading.Thread(target=_write_names, args=(process.stdin, names), daemon=True)
+    writer.start()
+    try:
+        for name in names:
+            header = process.stdout.readline().split()
+            if not header or header[-1] == b"missing":
+                raise GitError(f"git cat-file: object {name} is missing")
+            raw = process.stdout.read(int(header[2]))
+            process.stdout.read(1)
+            yield raw
+    finally:
+        process.kill()
+        process.wait()
+        writer.join()
+
+
+def _write_names(stream: IO[bytes], names: list[str]) -> None:
+    """Hand git the object names while its output is read: neither side waits on a full pipe."""
+    try:
+        for name in names:
+            stream.write(name.encode() + b"\n")
+        stream.close()
+    except OSError:  # git was stopped before it had them all
+        pass
 
 
 def read_blobs(repo: Repository, names: list[str]) -> list[bytes]:

@@ -1,23 +1,25 @@
 """Two git revisions as `diff` reads them: by the files that differ, and each file by what is remembered of it.
 
 Every record of an unchanged file is the same on both sides, so only the
-changed files are read, and the tier ratios of every platform come from what
-is remembered of each revision (`revisioncache`). A file whose bytes, path,
-review policies and code were validated before is not validated again: its
-rows are remembered. A revision never seen is checked as a whole all the same
-(references, aliases and derived figures across every record), and one with
-any problem is validated again in full, so its problems read exactly as a
-first reading reports them.
+changed files are read, with the tier ratios of the platforms the change can
+move. A file whose bytes, path, review policies and code were validated
+before is not validated again: its rows are remembered (`revisioncache`).
+Two revisions not read before are read as far as the change reaches (see
+`reach`), and what was found of them remembered; with `validate`, a revision
+never read whole is checked as a whole (references, aliases and derived
+figures across every record) and the ratios of all its platforms remembered.
+Either way a revision with a problem is validated again in full, so its
+problems read exactly as a first reading reports them.
 """
 
 from __future__ import annotations
 
-from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator
 
 from specdb.errors import InvalidSpecs
 from specdb.progress import Progress, told
+from specdb.versions import reach
 from specdb.versions.snapshot import Snapshot, from_rows
 from specdb.format.counting import BASES
 
@@ -25,7 +27,6 @@ if TYPE_CHECKING:
     from specdb.versions import gitsource
     from specdb.versions import cache as revisioncache
     from specdb.load.dataset import Dataset
-    from specdb.load.links import Links, SourceLinks
     from specdb.versions.cache import RevisionSummary
     from specdb.load.files import SpecSource
 
@@ -33,20 +34,47 @@ if TYPE_CHECKING:
 POLICY_FILE = "policy.yaml"
 
 
-def revisions(repo: gitsource.Repository, old: str, new: str, specs: Path, progress: Progress | None) -> tuple[Snapshot, Snapshot]:
-    """Two git revisions, as the files that differ between them, with the tier ratios of every platform of each.
+def revisions(
+    repo: gitsource.Repository, old: str, new: str, specs: Path, progress: Progress | None, *, validate: bool = False,
+) -> tuple[Snapshot, Snapshot]:
+    """Two git revisions, as the files that differ between them, with the tier ratios of the platforms that may have moved.
 
-    A revision never validated before is checked whole once, and its summary remembered; a change to the review
-    policies, which reaches every record, has both sides read whole.
+    Revisions read whole before are read by their changed files and the ratios remembered of them; otherwise only
+    what the change reaches is read (`_reached`). With `validate`, a revision never read whole is checked whole once,
+    and its summary remembered; a change to the review policies, which reaches every record, has both sides read whole.
     """
     from specdb.versions import gitsource
     from specdb.versions import cache as revisioncache
 
+    texts = (old, new)
+    commits = [gitsource.require_revision(repo, text) for text in texts]
+    trees = [gitsource.specs_tree(repo, commit) for commit in commits]
+    summaries = [revisioncache.load(tree) if tree else None for tree in trees]
+    changed = gitsource.changed_files(repo, *commits)
+    if validate or POLICY_FILE in changed:
+        return _read_whole(repo, specs, texts, commits, trees, summaries, changed, progress)
+    if summaries[0] is None or summaries[1] is None:
+        pair = revisioncache.load_pair(trees[0], trees[1]) if trees[0] and trees[1] else None
+        if pair is None:
+            reached = _reached(repo, specs, texts, commits, trees, changed)
+            if reached is None:  # a problem across records, reported as a reading of the whole revision reports it
+                return _read_whole(repo, specs, texts, commits, trees, summaries, changed, progress)
+            return reached
+        summaries = list(pair)
+    before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary in zip(texts, commits, summaries))
+    return before, after
+
+
+def _read_whole(
+    repo: gitsource.Repository, specs: Path, texts: tuple[str, str], commits: list[str], trees: list[str | None],
+    summaries: list[RevisionSummary | None], changed: list[str], progress: Progress | None,
+) -> tuple[Snapshot, Snapshot]:
+    """Each revision never read whole checked whole and its summary remembered; then both sides whole when the review
+    policies changed or neither was known, else their changed files."""
+    from specdb.versions import cache as revisioncache
+
     sides = []
-    for text in (old, new):
-        commit = gitsource.require_revision(repo, text)
-        tree = gitsource.specs_tree(repo, commit)
-        summary = revisioncache.load(tree) if tree else None
+    for text, commit, tree, summary in zip(texts, commits, trees, summaries):
         found = None
         if summary is None:
             found, content_hash = _whole_revision(repo, specs, text, commit, progress)
@@ -55,7 +83,6 @@ def revisions(repo: gitsource.Repository, old: str, new: str, specs: Path, progr
             if tree:
                 revisioncache.store(tree, summary)
         sides.append((text, commit, summary, found))
-    changed = gitsource.changed_files(repo, sides[0][1], sides[1][1])
     if POLICY_FILE in changed or all(found is not None for *_, found in sides):
         wholes = []
         for text, commit, summary, found in sides:
@@ -65,6 +92,100 @@ def revisions(repo: gitsource.Repository, old: str, new: str, specs: Path, progr
         return wholes[0], wholes[1]
     before, after = (_changed_part(repo, specs, text, commit, summary, changed) for text, commit, summary, _ in sides)
     return before, after
+
+
+def _reached(
+    repo: gitsource.Repository, specs: Path, texts: tuple[str, str], commits: list[str], trees: list[str | None], changed: list[str],
+) -> tuple[Snapshot, Snapshot] | None:
+    """Two revisions by what the change between them reaches (see `reach`): the records of the changed files, with the
+    tier ratios of the platforms it can move; None when the records it reaches fail the checks across records.
+
+    What a diff of the two found of each is remembered under both trees, so the next reads only the changed files.
+    """
+    from specdb.load.files import content_hash_of
+    from specdb.versions import gitsource
+    from specdb.versions import cache as revisioncache
+
+    listings = [gitsource.blob_ids(repo, commit) for commit in commits]
+    parts = []
+    for text, commit, listing in zip(texts, commits, listings):
+        blobs = dict(listing)
+        try:
+            found, _ = _validated(repo, specs, text, _listed(blobs, changed), whole=False)
+        except InvalidSpecs:
+            return None
+        parts.append(found)
+    changed_ids = {reach.record_id(relpath) for relpath in changed}
+    words = reach.words(changed, *parts)
+    around = []
+    for text, commit, listing, part in zip(texts, commits, listings, parts):
+        rows = _around(repo, specs, text, commit, listing, part, words)
+        if rows is None:
+            return None
+        around.append(rows)
+    moved = set().union(*(reach.moved_platforms(rows.values(), changed_ids) for rows in around))
+    summaries = []
+    for text, commit, listing, rows in zip(texts, commits, listings, around):
+        content_hash = content_hash_of(zip((relpath for relpath, _ in listing), gitsource.each_blob(repo, [blob for _, blob in listing])))
+        platforms = _assembled(rows.values(), text, commit, content_hash)
+        summaries.append(revisioncache.RevisionSummary(content_hash, {
+            basis: {platform: ratios for platform, ratios in platforms.ratios(basis).items() if platform in moved} for basis in BASES
+        }))
+    if trees[0] and trees[1]:
+        revisioncache.store_pair(trees[0], trees[1], *summaries)
+    snapshots = []
+    for text, commit, part, summary in zip(texts, commits, parts, summaries):
+        snapshot = _assembled(part.values(), text, commit, summary.content_hash)
+        snapshot.known_ratios = summary.ratios
+        snapshots.append(snapshot)
+    return snapshots[0], snapshots[1]
+
+
+def _around(
+    repo: gitsource.Repository, specs: Path, text: str, commit: str, listing: list[tuple[str, str]],
+    part: dict[str, revisioncache.Rows], words: list[str],
+) -> dict[str, revisioncache.Rows] | None:
+    """The rows the tier ratios read of the systems and accelerators among the changed files of a revision (`part`),
+    the files that name their records and the records those read; None when a file is invalid, two files give one id,
+    or these records fail the checks across records. Files are validated a batch at a time and let go."""
+    from specdb.versions import gitsource
+
+    blobs = dict(listing)
+    by_id: dict[str, str] = {}
+    for relpath, _ in listing:
+        if relpath != POLICY_FILE and by_id.setdefault(reach.record_id(relpath), relpath) != relpath:
+            return None  # two files of one id: the revision is invalid
+    reached = reach.Reached(specs)
+    for relpath, rows in part.items():
+        reached.take(relpath, rows)
+    # A source refers to no record: the files that may name a changed one are outside the sources' folder.
+    naming = [relpath for relpath in gitsource.mentioning(repo, commit, words, leaving_out="source") if relpath not in part]
+    try:
+        for batch in _batches(naming):
+            for relpath, rows in _validated(repo, specs, text, _listed(blobs, batch), whole=False)[0].items():
+                reached.take(relpath, rows)
+        read = sorted({by_id[target] for target in reached.reads if target in by_id} - {*part, *naming})
+        for batch in _batches(read):
+            for relpath, rows in _validated(repo, specs, text, _listed(blobs, batch), whole=False)[0].items():
+                reached.take(relpath, rows)
+    except InvalidSpecs:
+        return None
+    return reached.platform_rows if reached.consistent(set(by_id)) else None
+
+
+# How many files are validated at once while the records a change reaches are read: enough to pay git's start-up
+# rarely, few enough that their bytes and records are a small part of the memory a diff takes.
+_BATCH_FILES = 256
+
+
+def _batches(relpaths: list[str]) -> Iterator[list[str]]:
+    for start in range(0, len(relpaths), _BATCH_FILES):
+        yield relpaths[start:start + _BATCH_FILES]
+
+
+def _listed(blobs: dict[str, str], relpaths: Iterable[str]) -> list[tuple[str, str]]:
+    """(path, blob id) of the files of `relpaths` a revision holds, with its review policies, which every file is read under."""
+    return [(relpath, blobs[relpath]) for relpath in sorted({*relpaths, POLICY_FILE}) if relpath in blobs]
 
 
 def _changed_part(repo: gitsource.Repository, specs: Path, text: str, commit: str, summary: RevisionSummary, changed: list[str]) -> Snapshot:
@@ -174,40 +295,13 @@ def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.R
     from specdb.load.dataset import check_references
 
     for rows in remembered:
-        record_id, links = _links_of(rows)
+        record_id, links = reach.links_of(rows)
         if record_id in dataset.links:
             return False
         dataset.links.add(record_id, links)
     dataset.files = every
     check_references(dataset)
     return dataset.ok
-
-
-def _links_of(rows: revisioncache.Rows) -> tuple[str, Links | SourceLinks]:
-    """What the checks across records need of a record, from its rows, as `dataset` gathers it from the validated record."""
-    from specdb.load.links import Links, SourceLinks
-
-    aliases, uses, refs, derivations, names, values = [], [], {}, [], [], array("d")
-    for table, row in rows:
-        if table == "source":
-            # Its domain was checked when it was validated, under the same policy file (part of what it is remembered by).
-            return row["id"], SourceLinks(row["path"])
-        if table == "record":
-            record = row
-        elif table == "alias":
-            aliases.append(row["alias"])
-        elif table == "record_use":
-            uses.append((row["role"], row["target_id"]))
-        elif table == "figure":
-            names.append(row["name"])
-            values.append(row["value"])
-            if row["derived_product"] is not None:
-                derivations.append((row["name"], tuple(row["derived_product"].split(" ")), row["derived_factor"]))
-        elif table in ("citation", "runtime_name"):
-            refs[row["source_id"]] = None
-    return record["id"], Links(
-        record["path"], record["kind"], tuple(aliases), tuple(uses), tuple(refs), tuple(derivations), tuple(names), values,
-    )
 
 
 def _numbered_apart(table: str, row: dict[str, Any], file_number: int) -> dict[str, Any]:
