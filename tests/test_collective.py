@@ -87,8 +87,9 @@ def test_beyond_the_domain_every_phase_has_its_tier_and_the_phases_are_pipelined
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     inside, across = result.phases
     assert (inside.tier, across.tier) == ("scale-up", "scale-out")
-    # The reduce-scatter and the all-gather inside share NVLink: one phase, 7/8 x 16 GB each.
-    assert inside.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS and inside.steps == 14
+    # The reduce-scatter and the all-gather inside share NVLink: one phase, 7/8 x 16 GB each. The ring is one flat ring
+    # of 64 (NCCL's ring latency model): 2 x 63 = 126 steps, 2 x 7 = 14 of them across domains, 126 - 14 = 112 inside.
+    assert inside.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS and inside.steps == 112 and across.steps == 14
     # Each GPU all-reduces its 1/8 shard with its 7 rail peers in the other domains.
     assert across.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS / 8
     # Pipelined: NVLink carries 28 GB (62.2 ms), the network 3.5 GB (70 ms); the network sets the time.
@@ -350,7 +351,8 @@ def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
     # The ring across sends 2 x 7/8 x 2 GB = 3.5 GB per NIC (70 ms), so NCCL's tuner, and auto, take CollNet.
     auto = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
     assert auto.bound.algorithm == "collnet" and set(auto.considered) == {"ring", "tree", "collnet"}
-    assert auto.considered["ring"] == pytest.approx(3.5e9 / OUT + 14 * ALPHA_UP + 14 * ALPHA_OUT)
+    # The ring's latency: a flat ring of 64 has 2 x 63 = 126 steps, 14 across the network and 112 inside the domains.
+    assert auto.considered["ring"] == pytest.approx(3.5e9 / OUT + 112 * ALPHA_UP + 14 * ALPHA_OUT)
     # No collnet run is measured: the network phase's efficiency is the ring's, and says so.
     assert auto.expected[1].efficiency_source == "no measured run: the peak bound"
 
@@ -428,16 +430,16 @@ def test_a_tree_all_reduce_sends_twice_the_buffer_in_2_log2_n_steps(connection, 
 
 
 def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
-    # Inside the larger domain: 7/8 x 16 GB, 7 steps; across 2 domains: a ring of 2 over each GPU's 1/8 share,
-    # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
+    # Inside the larger domain: 7/8 x 16 GB; across 2 domains: a ring of 2 over each GPU's 1/8 share, 2 x 1/2 x 2 GB =
+    # 2 GB per NIC in 2 steps. The flat ring of 12 has 2 x 11 = 22 steps: 2 across, 20 inside.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
     inside, across = result.phases
     assert result.bound.domains == [Domains(8, 1), Domains(4, 1)] and inside.accelerators == 8 and across.accelerators == 2
     assert [phase.name for phase in result.phases] == [
         "reduce-scatter and all-gather inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)"]
-    assert (inside.bytes_per_accelerator, inside.steps) == (28e9, 14)
+    assert (inside.bytes_per_accelerator, inside.steps) == (28e9, 20)
     assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
-    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+    assert result.bound_seconds == pytest.approx(28e9 / UP + 20 * ALPHA_UP + 2 * ALPHA_OUT)
 
 
 def test_the_json_document_of_a_hierarchical_all_reduce(connection):
@@ -475,7 +477,7 @@ def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     inside, across, total = describe(result)
     assert inside == {"phase": "reduce-scatter and all-gather inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "28 GB",
-                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "14 x 0 s", "latency": "14 x 0 s",
+                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "112 x 0 s", "latency": "112 x 0 s",
                       "bound_ms": 62.222, "expected_ms": 62.222}
     assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
     assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
@@ -603,12 +605,13 @@ def test_all_to_all_across_domains_posts_every_message_at_once(network):
 
 @pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
 def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first(network, operation):
-    # 64 GPUs, 16 GB: across, each GPU's 1/8 share over a ring of 8 domains (7/8 x 2 GB, 7 steps); inside, 7/8 x 16 GB in 7 steps.
+    # 64 GPUs, 16 GB: across, each GPU's 1/8 share over a ring of 8 domains (7/8 x 2 GB, 7 steps); inside, 7/8 x 16 GB.
+    # One flat ring of 64 has 63 steps: 7 across the network, 63 - 7 = 56 inside the domains.
     result = estimate(network, operation, platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
     across = (f"{operation} of 1/8 across 8 domains", "scale-out", "ring", 8, 1.75e9, 7)
-    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7)
+    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 56)
     assert shape(result) == ([across, inside] if operation == "all-gather" else [inside, across])
-    assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 7 * ALPHA_UP + 7 * ALPHA_OUT)
+    assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 56 * ALPHA_UP + 7 * ALPHA_OUT)
 
 
 def test_a_run_of_256_mib_or_more_gives_an_efficiency_and_a_smaller_one_a_latency():
@@ -713,11 +716,11 @@ def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
 
 
 def test_the_hierarchical_ring_all_reduce_phase_by_phase(network):
-    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way, one phase on NVLink; across each GPU's 2 GB share over a
-    # ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
+    # 64 GPUs, 16 GB: inside 7/8 x 16 GB each way, one phase on NVLink; across each GPU's 2 GB share over a ring of 8
+    # domains, 2 x 7/8 x 2 GB in 14 steps. The flat ring's other 2 x 63 - 14 = 112 steps are inside the domains.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     assert shape(result) == [
-        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "scale-up", "ring", 8, 28e9, 14),
+        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "scale-up", "ring", 8, 28e9, 112),
         ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.5e9, 14),
     ]
 
@@ -883,12 +886,13 @@ def test_the_json_document_keeps_microseconds(network):
 
 
 def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
-    # 16 GPUs, 1 MB, ring. Inside, both ways: 2 x 7/8 MB at 450 GB/s (3.889 us) + 14 x 1 us; across: 2 x 1/2 x 1/8 MB at
-    # 50 GB/s (2.5 us) + 2 x 3 us. Pipelined: NVLink's 3.889 us over the network's 2.5 us, plus every latency (14 + 6 us): 23.889 us.
+    # 16 GPUs, 1 MB, ring. Inside, both ways: 2 x 7/8 MB at 450 GB/s (3.889 us) + 28 x 1 us (the flat ring of 16 has
+    # 2 x 15 = 30 steps, 2 across the network); across: 2 x 1/2 x 1/8 MB at 50 GB/s (2.5 us) + 2 x 3 us. Pipelined:
+    # NVLink's 3.889 us over the network's 2.5 us, plus every latency (28 + 6 us): 37.889 us.
     rows = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring"))
-    assert [row["expected_ms"] for row in rows] == [round((1.75e6 / UP + 14e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
-                                                    round((1.75e6 / UP + 20e-6) * 1e3, 3)]
-    assert rows[-1]["bound_ms"] == 0.024
+    assert [row["expected_ms"] for row in rows] == [round((1.75e6 / UP + 28e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
+                                                    round((1.75e6 / UP + 34e-6) * 1e3, 3)]
+    assert rows[-1]["bound_ms"] == 0.038
     # Two phases are a total too: all-to-all across domains.
     assert describe(estimate(network, "all-to-all", platform="test-system", size_bytes=1e6, accelerators=16))[-1]["phase"] == "total (phases pipelined)"
 

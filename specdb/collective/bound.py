@@ -311,8 +311,13 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     def phase(tier: str, name: str, algo: str, gpus: int, sent: float, steps: int) -> Phase:
         return _phase(topology, tier, name, algo, gpus, sent, steps, up if tier == "scale-up" else out, basis, assumed)
 
+    rails = network_rails(largest)
     inside_share, inside_steps = (largest - 1) / largest * size, largest - 1
-    across_share = (groups - 1) / groups * size / largest
+    across_share = (groups - 1) / groups * size / rails
+    # A ring spanning domains is one flat ring of all the accelerators (NCCL's ring latency model): of its n - 1 steps a
+    # pass, groups - 1 cross the network and n - groups stay inside a domain, so inside steps grow with the domains.
+    ring_inside_steps = count - groups
+    shard = f"1/{largest}" if rails == largest else f"1/{rails} (the {rails} rings' NICs of each domain)"
     if operation == "point-to-point":
         return [phase("scale-out", "point-to-point across domains, one NIC", "ring", 2, size, 1)]
     if operation == "all-to-all":
@@ -326,16 +331,28 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     if operation == "all-reduce":
         across_algorithm = "tree" if algorithm == "tree" else "ring"
         if across_algorithm == "tree":
-            across = (2 * size / largest, 2 * math.ceil(math.log2(max(groups, 2))))
+            # NCCL's tree: a chain inside each domain (2 (D - 1) steps) and a double binary tree of 2 log2(groups) across.
+            across, steps_inside = (2 * size / rails, 2 * math.ceil(math.log2(max(groups, 2)))), 2 * inside_steps
         else:
-            across = (2 * across_share, 2 * (groups - 1))
+            across, steps_inside = (2 * across_share, 2 * (groups - 1)), 2 * ring_inside_steps
         return [
-            phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside_share, 2 * inside_steps),
-            phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains ({across_algorithm})", across_algorithm, groups, *across),
+            phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside_share, steps_inside),
+            phase("scale-out", f"all-reduce of {shard} across {groups} domains ({across_algorithm})", across_algorithm, groups, *across),
         ]
-    across = phase("scale-out", f"{operation} of 1/{largest} across {groups} domains", "ring", groups, across_share, groups - 1)
-    inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, inside_steps)
+    across = phase("scale-out", f"{operation} of {shard} across {groups} domains", "ring", groups, across_share, groups - 1)
+    inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, ring_inside_steps)
     return [across, inside] if operation == "all-gather" else [inside, across]
+
+
+# NCCL builds at most MAXCHANNELS / 2 = 32 rings (src/init.cc, `ringGraph->maxChannels = MAXCHANNELS / 2`; the tree
+# takes the ring's channel count), and each ring leaves a domain through one NIC: at most 32 of a domain's NICs carry
+# a ring's or tree's traffic across domains, however many the domain has.
+NETWORK_RAILS = 32
+
+
+def network_rails(domain: int) -> int:
+    """The NICs of a domain a ring or tree crosses the network through: one per accelerator (PXN), at most NETWORK_RAILS."""
+    return min(domain, NETWORK_RAILS)
 
 
 def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list[Domains], shape: str, algorithm: str) -> list[Phase]:
