@@ -456,6 +456,9 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
         "assumptions": [
             "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
             "in-network reduction: none: test-system has no reduction in its switches in the data",
+            # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 across the network, 112 inside.
+            "across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network "
+            "and 112 stay inside the domains; each domain reaches the network through 8 NICs, one per accelerator",
             "efficiency of reduce-scatter and all-gather inside the domain (8 domains of 8): 100% of one direction, no measured run: the peak bound",
             "latency of reduce-scatter and all-gather inside the domain (8 domains of 8): no small-message run: assumed 0: no latency figure for test-link in the data",
             "efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
@@ -482,7 +485,7 @@ def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection
     assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
     assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
                      "efficiency": "", "peak_latency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
-    assert footer(result)[4:] == ["efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
+    assert footer(result)[5:] == ["efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
                                   "latency of all-reduce of 1/8 across 8 domains (ring): no small-message run: assumed 0: no latency figure for test-fabric in the data"]
 
 
@@ -1059,6 +1062,9 @@ def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(
     assert ring.assumptions == [
         "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
         f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
+        # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 of them across the network.
+        "across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network and 112 stay "
+        "inside the domains; each domain reaches the network through 8 NICs, one per accelerator",
         f"efficiency of {inside}: 82% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_8gpu_ring",
         (f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
          "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib"),
@@ -1150,3 +1156,35 @@ def test_leaving_the_platform_out_borrows_from_the_platforms_on_its_link(specs, 
     platform = {row["run"]: row for row in leave_platform_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
     assert platform["estimate_over_measured"] == 0.9
     assert platform["calibrated_on"] == "borrowed from platforms on test-link: test-system-b.measured_all_reduce_busbw_8gpu_ring"
+
+
+def test_an_nvl72_domain_reaches_the_network_through_32_rings_nics(bundled):
+    # 1,440 GB200s, 20 NVL72 domains, 16 GB, ring. NCCL builds at most 32 rings, each leaving a domain through one NIC,
+    # so each NIC carries 1/32 of the buffer, not 1/72: 2 x 19/20 x 16 GB / 32 = 0.95 GB, at 400 Gb/s = 50 GB/s: 19 ms.
+    result = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1440, algorithm="ring")
+    inside, across = result.phases
+    assert across.name == "all-reduce of 1/32 across 20 domains (ring)"
+    assert across.bytes_per_accelerator == pytest.approx(0.95e9)
+    assert across.transfer_seconds == pytest.approx(0.95e9 / 50e9)
+    # One flat ring of 1,440: 2 x 1,439 = 2,878 steps, 2 x 19 = 38 across the network, 2,878 - 38 = 2,840 inside.
+    assert (inside.steps, across.steps) == (2840, 38)
+    assert "across domains: the ring's latency steps are one flat ring's of 1440, as NCCL counts them: 2878, of which 38 cross the network and " \
+           "2840 stay inside the domains; each domain reaches the network through 32 of its 72 NICs (NCCL builds at most 32 rings, each " \
+           "leaving a domain through one NIC)" in result.assumptions
+
+
+def test_the_tree_across_domains_states_its_steps_and_nics(connection):
+    # 64 GPUs in 8 domains of 8: a chain of 7 steps each way inside, a double binary tree over 8 domains: 2 x log2 8 = 6.
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="tree")
+    inside, across = result.phases
+    assert (inside.steps, across.steps) == (14, 6)
+    assert "across domains: the tree's latency steps are NCCL's: a chain of 2 x 7 inside each domain and a double binary tree of 6 across 8 domains; " \
+           "each domain reaches the network through 8 NICs, one per accelerator" in result.assumptions
+
+
+def test_inside_one_domain_or_with_switches_reducing_there_is_no_across_domains_line(connection, network):
+    inside = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=8, algorithm="ring")
+    collnet = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+    all_to_all = estimate(connection, "all-to-all", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    for result in (inside, collnet, all_to_all):
+        assert not any(line.startswith("across domains:") for line in result.assumptions)

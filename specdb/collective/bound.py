@@ -317,7 +317,7 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     # A ring spanning domains is one flat ring of all the accelerators (NCCL's ring latency model): of its n - 1 steps a
     # pass, groups - 1 cross the network and n - groups stay inside a domain, so inside steps grow with the domains.
     ring_inside_steps = count - groups
-    shard = f"1/{largest}" if rails == largest else f"1/{rails} (the {rails} rings' NICs of each domain)"
+    shard = f"1/{rails}"
     if operation == "point-to-point":
         return [phase("scale-out", "point-to-point across domains, one NIC", "ring", 2, size, 1)]
     if operation == "all-to-all":
