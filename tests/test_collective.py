@@ -457,8 +457,8 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
             "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
             "in-network reduction: none: test-system has no reduction in its switches in the data",
             # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 across the network, 112 inside.
-            "across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network "
-            "and 112 stay inside the domains; each domain reaches the network through 8 NICs, one per accelerator",
+            ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network "
+             "and 112 stay inside the domains; each domain reaches the network through 8 NICs, one per accelerator"),
             "efficiency of reduce-scatter and all-gather inside the domain (8 domains of 8): 100% of one direction, no measured run: the peak bound",
             "latency of reduce-scatter and all-gather inside the domain (8 domains of 8): no small-message run: assumed 0: no latency figure for test-link in the data",
             "efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
@@ -1063,8 +1063,8 @@ def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(
         "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
         f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
         # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 of them across the network.
-        "across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network and 112 stay "
-        "inside the domains; each domain reaches the network through 8 NICs, one per accelerator",
+        ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network and 112 stay "
+         "inside the domains; each domain reaches the network through 8 NICs, one per accelerator"),
         f"efficiency of {inside}: 82% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_8gpu_ring",
         (f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
          "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib"),
