@@ -313,7 +313,9 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
 
     rails = network_rails(largest)
     inside_share, inside_steps = (largest - 1) / largest * size, largest - 1
-    across_share = (groups - 1) / groups * size / rails
+    # One flat ring of all the accelerators, its channels spread over the rails: each NIC carries its rail's share of
+    # what every ring member sends, (n - 1)/n of the buffer a pass, whatever the number of domains.
+    across_share = (count - 1) / count * size / rails
     # A ring spanning domains is one flat ring of all the accelerators (NCCL's ring latency model): of its n - 1 steps a
     # pass, groups - 1 cross the network and n - groups stay inside a domain, so inside steps grow with the domains.
     ring_inside_steps = count - groups
@@ -332,7 +334,11 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
         across_algorithm = "tree" if algorithm == "tree" else "ring"
         if across_algorithm == "tree":
             # NCCL's tree: a chain inside each domain (2 (D - 1) steps) and a double binary tree of 2 log2(groups) across.
-            across, steps_inside = (2 * size / rails, 2 * math.ceil(math.log2(max(groups, 2)))), 2 * inside_steps
+            # Each of the two trees carries half the buffer; a domain inside one tree receives from two children and sends
+            # to its parent (and back down), a leaf of the other sends and receives once: 2 buffers each way. Of 2
+            # domains, each is the root of one tree and the leaf of the other: one buffer each way.
+            tree_buffers = 1 if groups == 2 else 2
+            across, steps_inside = (tree_buffers * size / rails, 2 * math.ceil(math.log2(max(groups, 2)))), 2 * inside_steps
         else:
             across, steps_inside = (2 * across_share, 2 * (groups - 1)), 2 * ring_inside_steps
         return [
