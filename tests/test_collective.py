@@ -241,16 +241,19 @@ def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_across_with_infiniband_s
 
 
 def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
-    # HGX B200 is on NVLink 5 like GB200 NVL72, whose 4-GPU ring ran at 679.61 GB/s busbw: the same efficiency.
-    result = estimate(bundled, "all-reduce", platform="hgx-b200", size_bytes=GIB8, accelerators=8, algorithm="ring")
-    assert result.expected[0].efficiency == pytest.approx(679.61 / 900)
-    assert "borrowed from platforms on nvlink-5: nvidia-gb200-nvl72" in result.expected[0].efficiency_source
-    assert result.busbw == pytest.approx(679.61e9, rel=2e-3)
+    # HGX B300 has no ring run of its own. It is on NVLink 5 like GB200 NVL72, whose 4-GPU ring ran at 679.61 GB/s busbw,
+    # and HGX B200, whose 8-GPU ring ran at 698.39 GB/s: the median of their efficiencies, (679.61 + 698.39) / 2 / 900.
+    result = estimate(bundled, "all-reduce", platform="hgx-b300", size_bytes=GIB8, accelerators=8, algorithm="ring")
+    assert result.expected[0].efficiency == pytest.approx((679.61 + 698.39) / 2 / 900)
+    assert result.expected[0].efficiency_source == ("borrowed from platforms on nvlink-5: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_8gib, "
+                                                    "together-b200-nccl-tests.measured_all_reduce_busbw_8gpu_ring_32gib")
 
 
 def test_leave_one_out_predicts_every_published_run_from_the_others(bundled):
     rows = leave_one_out(bundled)
-    assert len(rows) == 15
+    # 15 runs before Together's B200 sweep, and its 15 calibration runs (ring on 1 to 32 nodes, tree and CollNet on 2 to 32);
+    # its 3 runs on 512 GPUs are held out.
+    assert len(rows) == 30
     for row in rows:
         assert row["run"] not in row["calibrated_on"]
         assert 0.5 < row["estimate_over_measured"] < 2.0, row
@@ -982,11 +985,12 @@ def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
     assert tree.expected[0].efficiency_source == ("measured on this platform: nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib; "
                                                   "the ring's x 0.92 (NCCL's tree bandwidth factor, src/graph/tuning.cc), no tree run measured")
     assert tree.expected[0].latency_source.endswith("nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib; the ring's, no tree run measured")
-    # No collnet run on 16 H100s: the network takes the ring's per-NIC 47 of 50 GB/s.
+    # No collnet run on 16 H100s, but Together's B200 CollNet runs on the same InfiniBand NDR: across, each NIC sends
+    # S/8 once at 50 GB/s, measured in 2(n-1)/n x S / busbw, an efficiency of busbw / (400 GB/s x 2(n-1)/n):
+    # 597.97 / 750 = 0.797 (16 GPUs), 605.90 / 775 = 0.782 (32), 588.83 / 793.75 = 0.742 (128), 565.06 / 796.875 = 0.709 (256).
     collnet = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="collnet")
-    assert collnet.expected[1].efficiency == pytest.approx(47 / 50)
-    assert collnet.expected[1].efficiency_source == ("measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring; "
-                                                     "the ring's, no collnet run measured")
+    assert collnet.expected[1].efficiency == pytest.approx((605.90 / 775 + 588.83 / 793.75) / 2)
+    assert collnet.expected[1].efficiency_source.startswith("borrowed from platforms on infiniband-ndr: together-b200-nccl-tests.")
 
 
 def test_a_hundred_million_gpus_are_counted_not_listed(connection):
@@ -1200,3 +1204,21 @@ def test_inside_one_domain_or_with_switches_reducing_there_is_no_across_domains_
     all_to_all = estimate(connection, "all-to-all", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
     for result in (inside, collnet, all_to_all):
         assert not any(line.startswith("across domains:") for line in result.assumptions)
+
+
+def test_a_run_on_more_than_256_gpus_checks_the_estimate_at_scale_and_calibrates_nothing(specs, db):
+    # A ring over 2 nodes at 360 GB/s busbw: the flat ring of 16 sends 2 x 15/16 x S / 8 through each of a node's 8 NICs,
+    # so the network's efficiency is 360 / (8 x 50 GB/s) = 90 %. A ring of 512 GPUs over 64 nodes at 300 GB/s is held out:
+    # had it calibrated, the efficiency would be the median of 90 % and 75 %. Its estimate, 2 x 511/512 x S / 8 at
+    # 0.9 x 50 GB/s (a busbw of 360 GB/s), over its measured 2 x 511/512 x S / 300 GB/s, is 300 / 360.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_16gpu_ring_2nodes:\n" + RUN.format(busbw="360 GB/s", gpus=16, size="8 GiB", spread=", domains: 2")
+                      + "  measured_all_reduce_busbw_512gpu_ring_64nodes:\n" + RUN.format(busbw="300 GB/s", gpus=512, size="8 GiB", spread=", domains: 64"))
+    connection = open_fresh(db, specs)
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=512, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(0.9)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_16gpu_ring_2nodes"
+    [row] = held_out(connection)
+    assert (row["run"], row["algorithm"], row["estimate_over_measured"]) == ("test-system.measured_all_reduce_busbw_512gpu_ring_64nodes", "ring", round(300 / 360, 3))
+    assert [row["run"] for row in leave_one_out(connection)] == ["test-system.measured_all_reduce_busbw_16gpu_ring_2nodes"]
