@@ -994,7 +994,7 @@ def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
     # The median of the nine is 0.709.
     collnet = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="collnet")
     assert collnet.expected[1].efficiency == pytest.approx(565.06 / 796.875)
-    assert collnet.expected[1].efficiency_source.startswith("borrowed from platforms on infiniband-ndr: together-b200-nccl-tests.")
+    assert collnet.expected[1].efficiency_source.startswith("borrowed from platforms on infiniband-ndr: together-b200-dgxc-nccl-tests.")
 
 
 def test_a_hundred_million_gpus_are_counted_not_listed(connection):
