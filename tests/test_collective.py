@@ -113,12 +113,18 @@ def test_12_gpus_on_hgx_h100_take_no_longer_than_16(bundled):
     assert twelve.seconds <= sixteen.seconds and twelve.bound_seconds <= sixteen.bound_seconds
 
 
-def test_1024_gpus_on_gb200_nvl72_take_no_longer_than_1008(bundled):
-    full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008)
-    partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024)
+def test_1024_gpus_on_gb200_nvl72_send_no_longer_than_1008(bundled):
+    full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008, algorithm="ring")
+    partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024, algorithm="ring")
     assert partial.bound.domains == [Domains(72, 14), Domains(16, 1)]
-    assert partial.seconds <= full.seconds
-    assert partial.bound_seconds <= full.bound_seconds
+    # The 16 GPUs of the 15th rack reach the network through their trays' NICs, so NVLink's 2 x 71/72 x 16 GB sets both
+    # transfers; the longer flat ring only adds latency steps: 2 x (1024 - 15) = 2018 inside and 2 x 14 = 28 across,
+    # against 2 x (1008 - 14) = 1988 and 2 x 13 = 26.
+    transfer = [max(e.transfer_seconds for e in result.expected) for result in (full, partial)]
+    assert transfer[0] == transfer[1] == pytest.approx(2 * 71 / 72 * SEED_GRADIENTS / (900e9 * full.expected[0].efficiency))
+    inside, across = partial.expected
+    assert (inside.phase.steps, across.phase.steps, full.expected[0].phase.steps, full.expected[1].phase.steps) == (2018, 28, 1988, 26)
+    assert partial.seconds - full.seconds == pytest.approx(30 * inside.latency + 2 * across.latency)
 
 
 @pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
@@ -1177,20 +1183,20 @@ def test_leaving_the_platform_out_borrows_from_the_platforms_on_its_link(specs, 
     assert platform["calibrated_on"] == "borrowed from platforms on test-link: test-system-b.measured_all_reduce_busbw_8gpu_ring"
 
 
-def test_an_nvl72_domain_reaches_the_network_through_32_rings_nics(bundled):
-    # 1,440 GB200s, 20 NVL72 domains, 16 GB, ring. NCCL builds at most 32 rings, each leaving a domain through one NIC,
-    # so each NIC carries 1/32 of what a member of the flat ring sends, not 1/72: 2 x 1439/1440 x 16 GB / 32 = 0.99931 GB,
-    # at 400 Gb/s = 50 GB/s: 19.99 ms.
+def test_an_nvl72_domain_reaches_the_network_through_16_channels_nics(bundled):
+    # 1,440 GB200s, 20 NVL72 domains, 16 GB, ring. NCCL runs 16 channels on NVSwitch systems, each leaving a domain through
+    # one NIC, so each NIC carries 1/16 of what a member of the flat ring sends, not 1/72: 2 x 1439/1440 x 16 GB / 16 =
+    # 1.99861 GB, at 400 Gb/s = 50 GB/s: 39.97 ms.
     result = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1440, algorithm="ring")
     inside, across = result.phases
-    assert across.name == "all-reduce of 1/32 across 20 domains (ring)"
-    assert across.bytes_per_accelerator == pytest.approx(2 * 1439 / 1440 * 16e9 / 32)
-    assert across.transfer_seconds == pytest.approx(2 * 1439 / 1440 * 16e9 / 32 / 50e9)
+    assert across.name == "all-reduce of 1/16 across 20 domains (ring)"
+    assert across.bytes_per_accelerator == pytest.approx(2 * 1439 / 1440 * 16e9 / 16)
+    assert across.transfer_seconds == pytest.approx(2 * 1439 / 1440 * 16e9 / 16 / 50e9)
     # One flat ring of 1,440: 2 x 1,439 = 2,878 steps, 2 x 19 = 38 across the network, 2,878 - 38 = 2,840 inside.
     assert (inside.steps, across.steps) == (2840, 38)
-    assert "across domains: the ring's latency steps are one flat ring's of 1440, as NCCL counts them: 2878, of which 38 cross the network and " \
-           "2840 stay inside the domains; each domain reaches the network through 32 of its 72 NICs (NCCL builds at most 32 rings, each " \
-           "leaving a domain through one NIC)" in result.assumptions
+    assert ("across domains: the ring's latency steps are one flat ring's of 1440, as NCCL counts them: 2878, of which 38 cross the network and "
+            "2840 stay inside the domains; each domain reaches the network through 16 of its 72 NICs (NCCL runs 16 channels on NVSwitch "
+            "systems, each leaving a domain through one NIC)") in result.assumptions
 
 
 def test_the_tree_across_domains_states_its_steps_and_nics(connection):

@@ -350,10 +350,12 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     return [across, inside] if operation == "all-gather" else [inside, across]
 
 
-# NCCL builds at most MAXCHANNELS / 2 = 32 rings (src/init.cc, `ringGraph->maxChannels = MAXCHANNELS / 2`; the tree
-# takes the ring's channel count), and each ring leaves a domain through one NIC: at most 32 of a domain's NICs carry
-# a ring's or tree's traffic across domains, however many the domain has.
-NETWORK_RAILS = 32
+# A ring or tree leaves a domain through one NIC per channel, and NCCL runs 16 channels on NVSwitch systems: an 8-GPU
+# H800 node logs "16 coll channels" (NVIDIA/nccl issue 892), and its maintainer says a multi-node NVLink system uses
+# as many as a node, "In MNNVL systems each GPU is still connected to an NVSwitch so there is no difference in the
+# number of channels used" (issue 1429). So at most 16 of a domain's NICs carry a ring or tree across domains: all 8
+# of an HGX node's, 16 of an NVL72 rack's 72.
+NETWORK_RAILS = 16
 
 
 def network_rails(domain: int) -> int:

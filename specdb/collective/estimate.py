@@ -294,7 +294,8 @@ def _across_domains_line(result: Bound) -> str | None:
     largest, groups, count = result.domains[0].accelerators, domain_count(result.domains), result.accelerators
     rails = network_rails(largest)
     nics = (f"each domain reaches the network through {rails} NICs, one per accelerator" if rails == largest else
-            f"each domain reaches the network through {rails} of its {largest} NICs (NCCL builds at most {NETWORK_RAILS} rings, each leaving a domain through one NIC)")
+            f"each domain reaches the network through {rails} of its {largest} NICs (NCCL runs {NETWORK_RAILS} channels on NVSwitch systems, "
+             "each leaving a domain through one NIC)")
     passes = 2 if result.operation == "all-reduce" else 1
     if result.algorithm == "tree":
         tree_steps = 2 * math.ceil(math.log2(max(groups, 2)))
