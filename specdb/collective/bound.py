@@ -5,13 +5,16 @@ tier's per-accelerator figure on the chosen basis; alpha is the link's or
 fabric's `latency` figure where the data has one, else the value given with
 --latency, else 0, and every phase says which.
 
-Beyond the scale-up domain the collective is hierarchical, as NCCL and RCCL
-run it: inside each domain over the scale-up links, across domains over the
-network, one network rail per accelerator. Domains are filled in turn, so 12
-GPUs on 8-GPU nodes are a domain of 8 and one of 4; a partly filled domain
-reaches the network through the NICs of its whole domain (NCCL's PXN sends a
-GPU's traffic through a neighbour's NIC over the scale-up fabric), so it is
-not slower than a full one. The phases of a hierarchical collective are
+Beyond the scale-up domain the collective has a phase on each tier, as NCCL
+and RCCL run it: the ring is one flat ring of all the accelerators, each of
+its channels leaving a domain through one NIC (at most NETWORK_RAILS of them),
+so a NIC carries 2(n-1)/n of the buffer over the NICs in use, and its latency
+steps are the flat ring's, 2(n-1), of which 2(G-1) cross the network; the tree
+is a chain inside each domain and a double binary tree across. Domains are
+filled in turn, so 12 GPUs on 8-GPU nodes are a domain of 8 and one of 4; a
+partly filled domain reaches the network through the NICs of its whole domain
+(NCCL's PXN sends a GPU's traffic through a neighbour's NIC over the scale-up
+fabric), so its transfers are not longer than a full one's. The phases are
 pipelined: the busiest tier sets the transfer time, while every phase's
 latency adds up.
 
@@ -302,7 +305,7 @@ def _flat(operation: str, algorithm: str, size: float, count: int | None) -> tup
 
 
 def _hierarchical(topology: Topology, operation: str, size: float, count: int, domains: list[Domains], algorithm: str, basis: str, assumed: float | None) -> list[Phase]:
-    """Inside each domain over scale-up, across domains over the network (one rail per accelerator of a domain)."""
+    """Inside each domain over scale-up, across domains over the network through network_rails(largest) NICs a domain."""
     largest, groups = domains[0].accelerators, domain_count(domains)
     shape = f"{groups} domains of {largest}" if len(domains) == 1 else (
         f"{groups} domains ({', '.join(str(run.accelerators) if run.count == 1 else f'{run.count} of {run.accelerators}' for run in domains)})")
