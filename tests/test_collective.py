@@ -87,12 +87,14 @@ def test_beyond_the_domain_every_phase_has_its_tier_and_the_phases_are_pipelined
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     inside, across = result.phases
     assert (inside.tier, across.tier) == ("scale-up", "scale-out")
-    # The reduce-scatter and the all-gather inside share NVLink: one phase, 7/8 x 16 GB each.
-    assert inside.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS and inside.steps == 14
-    # Each GPU all-reduces its 1/8 shard with its 7 rail peers in the other domains.
-    assert across.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS / 8
-    # Pipelined: NVLink carries 28 GB (62.2 ms), the network 3.5 GB (70 ms); the network sets the time.
-    assert result.bound_seconds == pytest.approx(max(2 * 14e9 / UP, 3.5e9 / OUT)) == pytest.approx(0.070)
+    # The reduce-scatter and the all-gather inside share NVLink: one phase, 7/8 x 16 GB each. The ring is one flat ring
+    # of 64 (NCCL's ring latency model): 2 x 63 = 126 steps, 2 x 7 = 14 of them across domains, 126 - 14 = 112 inside.
+    assert inside.bytes_per_accelerator == 2 * 7 / 8 * SEED_GRADIENTS and inside.steps == 112 and across.steps == 14
+    # The flat ring's 8 channels leave each domain through its 8 NICs: each NIC carries 1/8 of what a ring member
+    # sends, 2 x 63/64 of the buffer: 2 x 63/64 x 16 GB / 8 = 3.9375 GB.
+    assert across.bytes_per_accelerator == 2 * 63 / 64 * SEED_GRADIENTS / 8
+    # Pipelined: NVLink carries 28 GB (62.2 ms), the network 3.9375 GB (78.75 ms); the network sets the time.
+    assert result.bound_seconds == pytest.approx(max(2 * 14e9 / UP, 3.9375e9 / OUT)) == pytest.approx(0.07875)
     assert result.bound_by == result.peak_bound_by == "scale-out"
 
 
@@ -111,20 +113,27 @@ def test_12_gpus_on_hgx_h100_take_no_longer_than_16(bundled):
     assert twelve.seconds <= sixteen.seconds and twelve.bound_seconds <= sixteen.bound_seconds
 
 
-def test_1024_gpus_on_gb200_nvl72_take_no_longer_than_1008(bundled):
-    full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008)
-    partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024)
+def test_1024_gpus_on_gb200_nvl72_send_no_longer_than_1008(bundled):
+    full = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1008, algorithm="ring")
+    partial = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1024, algorithm="ring")
     assert partial.bound.domains == [Domains(72, 14), Domains(16, 1)]
-    assert partial.seconds <= full.seconds
-    assert partial.bound_seconds <= full.bound_seconds
+    # The 16 GPUs of the 15th rack reach the network through their trays' NICs, so NVLink's 2 x 71/72 x 16 GB sets both
+    # transfers; the longer flat ring only adds latency steps: 2 x (1024 - 15) = 2018 inside and 2 x 14 = 28 across,
+    # against 2 x (1008 - 14) = 1988 and 2 x 13 = 26.
+    transfer = [max(e.transfer_seconds for e in result.expected) for result in (full, partial)]
+    assert transfer[0] == transfer[1] == pytest.approx(2 * 71 / 72 * SEED_GRADIENTS / (900e9 * full.expected[0].efficiency))
+    inside, across = partial.expected
+    assert (inside.phase.steps, across.phase.steps, full.expected[0].phase.steps, full.expected[1].phase.steps) == (2018, 28, 1988, 26)
+    assert partial.seconds - full.seconds == pytest.approx(30 * inside.latency + 2 * across.latency)
 
 
 @pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
 def test_all_gather_and_reduce_scatter_at_scale_are_below_all_reduce(connection, operation):
     result = estimate(connection, operation, platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
     all_reduce = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
-    # Inside: 7/8 x 16 GB at 450 GB/s (31.1 ms); across: 7/8 of the domain's 1/8 share per NIC at 50 GB/s (35 ms).
-    assert result.bound_seconds == pytest.approx(max(14e9 / UP, 7 / 8 * SEED_GRADIENTS / 8 / OUT)) == pytest.approx(0.035)
+    # Inside: 7/8 x 16 GB at 450 GB/s (31.1 ms); across: the flat ring's 63/64 of the buffer over 8 NICs, 1.96875 GB
+    # per NIC at 50 GB/s (39.375 ms).
+    assert result.bound_seconds == pytest.approx(max(14e9 / UP, 63 / 64 * SEED_GRADIENTS / 8 / OUT)) == pytest.approx(0.039375)
     assert result.seconds < all_reduce.seconds
 
 
@@ -216,7 +225,8 @@ def test_across_nodes_the_nic_efficiency_is_the_maintainers_47_of_50_gbps(bundle
     result = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="ring")
     across = result.expected[1]
     assert across.efficiency == pytest.approx(47 / 50)
-    assert across.transfer_seconds == pytest.approx(SEED_GRADIENTS / 8 / 47e9)
+    # A flat ring of 16: each of the 8 NICs carries 2 x 15/16 of the buffer / 8, at 47 GB/s.
+    assert across.transfer_seconds == pytest.approx(2 * 15 / 16 * SEED_GRADIENTS / 8 / 47e9)
 
 
 def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_across_with_infiniband_sharp(bundled):
@@ -237,16 +247,21 @@ def test_nvlink_sharp_is_chosen_inside_an_h100_node_and_across_with_infiniband_s
 
 
 def test_a_platform_without_runs_borrows_from_its_link_and_says_so(bundled):
-    # HGX B200 is on NVLink 5 like GB200 NVL72, whose 4-GPU ring ran at 679.61 GB/s busbw: the same efficiency.
-    result = estimate(bundled, "all-reduce", platform="hgx-b200", size_bytes=GIB8, accelerators=8, algorithm="ring")
+    # HGX B300 has no ring run of its own. It is on NVLink 5 like GB200 NVL72, whose 4-GPU ring ran at 679.61 GB/s busbw,
+    # and HGX B200, whose 8-GPU rings ran at 698.39 and 679.0 GB/s on Together's two clusters: the median efficiency, 679.61 / 900.
+    result = estimate(bundled, "all-reduce", platform="hgx-b300", size_bytes=GIB8, accelerators=8, algorithm="ring")
     assert result.expected[0].efficiency == pytest.approx(679.61 / 900)
-    assert "borrowed from platforms on nvlink-5: nvidia-gb200-nvl72" in result.expected[0].efficiency_source
-    assert result.busbw == pytest.approx(679.61e9, rel=2e-3)
+    assert result.expected[0].efficiency_source == ("borrowed from platforms on nvlink-5: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_8gib, "
+                                                    "together-b200-dgxc-nccl-tests.measured_all_reduce_busbw_8gpu_ring_16gib, "
+                                                    "together-b200-nccl-tests.measured_all_reduce_busbw_8gpu_ring_32gib")
 
 
 def test_leave_one_out_predicts_every_published_run_from_the_others(bundled):
     rows = leave_one_out(bundled)
-    assert len(rows) == 15
+    # 15 runs before Together's B200 sweeps, then 15 calibration runs of one sweep (ring on 1 to 32 nodes, tree on 2 to 32,
+    # CollNet on 2, 4, 16 and 32) and 16 of the other (ring on 1 to 32 nodes, tree and CollNet on 2 to 32); their runs on
+    # 512 and 368 GPUs are held out.
+    assert len(rows) == 46
     for row in rows:
         assert row["run"] not in row["calibrated_on"]
         assert 0.5 < row["estimate_over_measured"] < 2.0, row
@@ -277,10 +292,11 @@ def test_the_cli_says_which_figure_is_the_bound_and_which_the_expectation(cli):
     assert "900 GB/s bidirectional" in table.stdout
     data = json.loads(cli("collective", "all-reduce", "--size", "16GB", "--gpus", "64", "--platform", "test-system", "-f", "json").stdout)
     assert data["basis"] == "per-direction" and data["bound_by"] == "scale-out" and len(data["phases"]) == 2
-    assert data["seconds"] == data["bound_seconds"] == pytest.approx(0.070)
-    # algbw = 16 GB / 70 ms; busbw = algbw x 2 x 63/64.
-    assert data["algbw_gbps"] == pytest.approx(16 / 0.070, abs=1e-3)
-    assert data["busbw_gbps"] == pytest.approx(16 / 0.070 * 2 * 63 / 64, abs=1e-3)
+    # The network: 2 x 63/64 x 16 GB / 8 NICs = 3.9375 GB per NIC at 50 GB/s = 78.75 ms.
+    assert data["seconds"] == data["bound_seconds"] == pytest.approx(0.07875)
+    # algbw = 16 GB / 78.75 ms; busbw = algbw x 2 x 63/64 = 400 GB/s, the node's 8 NICs at 50 GB/s.
+    assert data["algbw_gbps"] == pytest.approx(16 / 0.07875, abs=1e-3)
+    assert data["busbw_gbps"] == pytest.approx(400, abs=1e-3)
     assert {"efficiency", "efficiency_source", "expected_latency_source", "bandwidth_source", "tier", "algorithm"} <= set(data["phases"][0])
 
 
@@ -347,10 +363,11 @@ def test_infiniband_sharp_sends_each_nics_share_once_across_domains(network):
     ]
     # Pipelined: NVLink carries 28 GB (62.2 ms), the network 2 GB (40 ms); latencies 14 x 1 us + 2 x 3 us.
     assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
-    # The ring across sends 2 x 7/8 x 2 GB = 3.5 GB per NIC (70 ms), so NCCL's tuner, and auto, take CollNet.
+    # The flat ring sends 2 x 63/64 x 16 GB / 8 = 3.9375 GB per NIC (78.75 ms), so NCCL's tuner, and auto, take CollNet.
     auto = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
     assert auto.bound.algorithm == "collnet" and set(auto.considered) == {"ring", "tree", "collnet"}
-    assert auto.considered["ring"] == pytest.approx(3.5e9 / OUT + 14 * ALPHA_UP + 14 * ALPHA_OUT)
+    # The ring's latency: a flat ring of 64 has 2 x 63 = 126 steps, 14 across the network and 112 inside the domains.
+    assert auto.considered["ring"] == pytest.approx(3.9375e9 / OUT + 112 * ALPHA_UP + 14 * ALPHA_OUT)
     # No collnet run is measured: the network phase's efficiency is the ring's, and says so.
     assert auto.expected[1].efficiency_source == "no measured run: the peak bound"
 
@@ -428,32 +445,38 @@ def test_a_tree_all_reduce_sends_twice_the_buffer_in_2_log2_n_steps(connection, 
 
 
 def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
-    # Inside the larger domain: 7/8 x 16 GB, 7 steps; across 2 domains: a ring of 2 over each GPU's 1/8 share,
-    # 2 x 1/2 x 2 GB = 2 GB per NIC in 2 steps.
+    # Inside the larger domain: 7/8 x 16 GB; across 2 domains: the flat ring of 12 leaves each domain through 8 NICs
+    # (the partly filled one through its node's, PXN), 2 x 11/12 x 16 GB / 8 = 3.667 GB per NIC. The flat ring of 12
+    # has 2 x 11 = 22 steps: 2 across, 20 inside. 3.667 GB at 50 GB/s is 73.3 ms, longer than NVLink's 28 GB at
+    # 450 GB/s (62.2 ms): the network sets the time.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=12, algorithm="ring")
     inside, across = result.phases
     assert result.bound.domains == [Domains(8, 1), Domains(4, 1)] and inside.accelerators == 8 and across.accelerators == 2
     assert [phase.name for phase in result.phases] == [
         "reduce-scatter and all-gather inside the domain (2 domains (8, 4))", "all-reduce of 1/8 across 2 domains (ring)"]
-    assert (inside.bytes_per_accelerator, inside.steps) == (28e9, 14)
-    assert (across.bytes_per_accelerator, across.steps) == (2e9, 2)
-    assert result.bound_seconds == pytest.approx(28e9 / UP + 14 * ALPHA_UP + 2 * ALPHA_OUT)
+    assert (inside.bytes_per_accelerator, inside.steps) == (28e9, 20)
+    assert across.bytes_per_accelerator == pytest.approx(2 * 11 / 12 * 16e9 / 8) and across.steps == 2
+    assert result.bound_seconds == pytest.approx(2 * 11 / 12 * 16e9 / 8 / OUT + 20 * ALPHA_UP + 2 * ALPHA_OUT)
 
 
 def test_the_json_document_of_a_hierarchical_all_reduce(connection):
-    # 64 GPUs, 16 GB, no measured run: the expectation is the bound. Ring across 8 domains: 2 x 7/8 x 2 GB = 3.5 GB per
-    # NIC at 50 GB/s = 70 ms; the tree across sends 2 x 2 GB = 4 GB = 80 ms; inside 2 x 14 GB at 450 GB/s = 62.2 ms.
+    # 64 GPUs, 16 GB, no measured run: the expectation is the bound. The flat ring across 8 domains: 2 x 63/64 x 16 GB / 8
+    # = 3.9375 GB per NIC at 50 GB/s = 78.75 ms; the tree across sends 2 x 2 GB = 4 GB = 80 ms; inside 2 x 14 GB at
+    # 450 GB/s = 62.2 ms.
     document = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64).as_dict()
     phases = document.pop("phases")
     assert document == {
-        "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 70.0, "tree": 80.0},
+        "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 78.75, "tree": 80.0},
         "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [{"accelerators": 8, "count": 8}],
-        "seconds": pytest.approx(0.070), "bound_seconds": pytest.approx(0.070),
-        # algbw = 16 GB / 70 ms = 228.571 GB/s; busbw = algbw x 2 x 63/64 = 450 GB/s.
-        "algbw_gbps": 228.571, "busbw_gbps": 450.0, "bytes_per_accelerator": 28e9 + 3.5e9, "bound_by": "scale-out", "peak_bound_by": "scale-out",
+        "seconds": pytest.approx(0.07875), "bound_seconds": pytest.approx(0.07875),
+        # algbw = 16 GB / 78.75 ms = 203.175 GB/s; busbw = algbw x 2 x 63/64 = 400 GB/s (8 NICs at 50 GB/s).
+        "algbw_gbps": 203.175, "busbw_gbps": 400.0, "bytes_per_accelerator": 28e9 + 3.9375e9, "bound_by": "scale-out", "peak_bound_by": "scale-out",
         "assumptions": [
             "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
             "in-network reduction: none: test-system has no reduction in its switches in the data",
+            # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 across the network, 112 inside.
+            ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network "
+             "and 112 stay inside the domains; each domain reaches the network through 8 NICs, one per accelerator"),
             "efficiency of reduce-scatter and all-gather inside the domain (8 domains of 8): 100% of one direction, no measured run: the peak bound",
             "latency of reduce-scatter and all-gather inside the domain (8 domains of 8): no small-message run: assumed 0: no latency figure for test-link in the data",
             "efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
@@ -464,10 +487,10 @@ def test_the_json_document_of_a_hierarchical_all_reduce(connection):
     nothing = "assumed 0: no latency figure for test-fabric in the data"
     assert phases[1] == {
         "name": "all-reduce of 1/8 across 8 domains (ring)", "tier": "scale-out", "algorithm": "ring", "accelerators": 8,
-        "bytes_per_accelerator": 3.5e9, "steps": 14, "bandwidth": 50e9, "bandwidth_counted": "per-direction",
+        "bytes_per_accelerator": 3.9375e9, "steps": 14, "bandwidth": 50e9, "bandwidth_counted": "per-direction",
         "bandwidth_source": "test-system.scale_out_bandwidth", "per_direction_bandwidth": 50e9, "latency": 0.0, "latency_source": nothing,
-        "bound_seconds": pytest.approx(0.070), "efficiency": 1.0, "per_direction_efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
-        "expected_latency": 0.0, "expected_latency_source": f"no small-message run: {nothing}", "seconds": pytest.approx(0.070),
+        "bound_seconds": pytest.approx(0.07875), "efficiency": 1.0, "per_direction_efficiency": 1.0, "efficiency_source": "no measured run: the peak bound",
+        "expected_latency": 0.0, "expected_latency_source": f"no small-message run: {nothing}", "seconds": pytest.approx(0.07875),
     }
 
 
@@ -475,12 +498,12 @@ def test_the_table_rows_and_source_lines_of_a_hierarchical_all_reduce(connection
     result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     inside, across, total = describe(result)
     assert inside == {"phase": "reduce-scatter and all-gather inside the domain (8 domains of 8)", "tier": "scale-up", "gpus": 8, "sent_per_gpu": "28 GB",
-                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "14 x 0 s", "latency": "14 x 0 s",
+                      "peak_bandwidth": "450 GB/s per-direction", "efficiency": "100.0%", "peak_latency": "112 x 0 s", "latency": "112 x 0 s",
                       "bound_ms": 62.222, "expected_ms": 62.222}
-    assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.5 GB", "50 GB/s per-direction", "14 x 0 s", 70.0)
+    assert (across["sent_per_gpu"], across["peak_bandwidth"], across["latency"], across["bound_ms"]) == ("3.938 GB", "50 GB/s per-direction", "14 x 0 s", 78.75)
     assert total == {"phase": "total (phases pipelined)", "tier": "bound by scale-out", "gpus": 64, "sent_per_gpu": "", "peak_bandwidth": "",
-                     "efficiency": "", "peak_latency": "", "latency": "", "bound_ms": 70.0, "expected_ms": 70.0}
-    assert footer(result)[4:] == ["efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
+                     "efficiency": "", "peak_latency": "", "latency": "", "bound_ms": 78.75, "expected_ms": 78.75}
+    assert footer(result)[5:] == ["efficiency of all-reduce of 1/8 across 8 domains (ring): 100% of one direction, no measured run: the peak bound",
                                   "latency of all-reduce of 1/8 across 8 domains (ring): no small-message run: assumed 0: no latency figure for test-fabric in the data"]
 
 
@@ -603,12 +626,13 @@ def test_all_to_all_across_domains_posts_every_message_at_once(network):
 
 @pytest.mark.parametrize("operation", ["all-gather", "reduce-scatter"])
 def test_all_gather_gathers_across_first_and_reduce_scatter_reduces_inside_first(network, operation):
-    # 64 GPUs, 16 GB: across, each GPU's 1/8 share over a ring of 8 domains (7/8 x 2 GB, 7 steps); inside, 7/8 x 16 GB in 7 steps.
+    # 64 GPUs, 16 GB: across, one flat ring of 64 over each domain's 8 NICs, 63/64 x 16 GB / 8 = 1.96875 GB per NIC in
+    # 7 steps; inside, 7/8 x 16 GB. The flat ring's 63 steps: 7 across the network, 63 - 7 = 56 inside the domains.
     result = estimate(network, operation, platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
-    across = (f"{operation} of 1/8 across 8 domains", "scale-out", "ring", 8, 1.75e9, 7)
-    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 7)
+    across = (f"{operation} of 1/8 across 8 domains", "scale-out", "ring", 8, 1.96875e9, 7)
+    inside = (f"{operation} inside the domain (8 domains of 8)", "scale-up", "ring", 8, 14e9, 56)
     assert shape(result) == ([across, inside] if operation == "all-gather" else [inside, across])
-    assert result.bound_seconds == pytest.approx(1.75e9 / OUT + 7 * ALPHA_UP + 7 * ALPHA_OUT)
+    assert result.bound_seconds == pytest.approx(1.96875e9 / OUT + 56 * ALPHA_UP + 7 * ALPHA_OUT)
 
 
 def test_a_run_of_256_mib_or_more_gives_an_efficiency_and_a_smaller_one_a_latency():
@@ -630,12 +654,12 @@ RUN = ("    {{value: {busbw}, direction: per-direction, scope: per-accelerator, 
 
 
 def test_a_run_over_three_nodes_is_spread_as_evenly_as_they_allow(specs, db):
-    # 16 GPUs on 3 nodes: 6, 5 and 5. Across: a ring of 3 over each GPU's 1/6 share, 2 x 2/3 x S/6 = 2S/9 per NIC at 50 GB/s;
-    # the run took 2 x 15/16 x S / busbw, so the network's efficiency is (2S/9 / 50 GB/s) / (15/8 x S / busbw) = busbw x 16 / (135 x 50 GB/s).
+    # 16 GPUs on 3 nodes: 6, 5 and 5. Across: the flat ring of 16 leaves the largest domain through its 6 NICs, 2 x 15/16 x S/6
+    # per NIC at 50 GB/s; the run took 2 x 15/16 x S / busbw, so the network's efficiency is busbw / (6 x 50 GB/s).
     system = specs / "system" / "test-system.yaml"
-    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_3nodes:\n" + RUN.format(busbw="337.5 GB/s", gpus=16, size="8 GiB", spread=", domains: 3"))
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_16gpu_ring_3nodes:\n" + RUN.format(busbw="240 GB/s", gpus=16, size="8 GiB", spread=", domains: 3"))
     result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
-    assert result.expected[1].efficiency == pytest.approx(337.5e9 * 16 / (135 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency == pytest.approx(240e9 / (6 * OUT)) == pytest.approx(0.8)
     assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_16gpu_ring_3nodes"
 
 
@@ -713,19 +737,22 @@ def test_bus_bandwidth_factors_are_nccl_tests(operation, gpus, factor):
 
 
 def test_the_hierarchical_ring_all_reduce_phase_by_phase(network):
-    # 64 GPUs, 16 GB: inside 7/8 x 16 GB in 7 steps each way, one phase on NVLink; across each GPU's 2 GB share over a
-    # ring of 8 domains, 2 x 7/8 x 2 GB in 14 steps.
+    # 64 GPUs, 16 GB: inside 7/8 x 16 GB each way, one phase on NVLink; across, the flat ring's 8 channels over each
+    # domain's 8 NICs, 2 x 63/64 x 16 GB / 8 = 3.9375 GB per NIC in 14 steps. The flat ring's other 2 x 63 - 14 = 112
+    # steps are inside the domains.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="ring")
     assert shape(result) == [
-        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "scale-up", "ring", 8, 28e9, 14),
-        ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.5e9, 14),
+        ("reduce-scatter and all-gather inside the domain (8 domains of 8)", "scale-up", "ring", 8, 28e9, 112),
+        ("all-reduce of 1/8 across 8 domains (ring)", "scale-out", "ring", 8, 3.9375e9, 14),
     ]
 
 
 def test_a_tree_across_two_domains_is_one_level_deep(network):
-    # 16 GPUs in 2 domains: the tree over 2 domain leaders has ceil(log2 2) = 1 level, one step up and one down.
+    # 16 GPUs in 2 domains: the tree over 2 domain leaders has ceil(log2 2) = 1 level, one step up and one down. Each domain
+    # is the root of one of the two trees and the leaf of the other: half the buffer up and down in each, one buffer per
+    # domain each way, S/8 per NIC.
     result = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="tree")
-    assert (result.phases[1].algorithm, result.phases[1].steps, result.phases[1].bytes_per_accelerator) == ("tree", 2, 2 * SEED_GRADIENTS / 8)
+    assert (result.phases[1].algorithm, result.phases[1].steps, result.phases[1].bytes_per_accelerator) == ("tree", 2, SEED_GRADIENTS / 8)
 
 
 def test_flat_tree_and_all_to_all_steps(network):
@@ -772,12 +799,12 @@ def test_a_mesh_of_seven_links_on_eight_gpus_gives_a_pair_one_link(specs, db, pe
 
 
 def test_eight_gpus_over_two_nodes_are_hierarchical(specs, db):
-    # A run of 8 GPUs on 2 nodes of 4: across, each GPU's 1/4 share over a ring of 2, S/4 per NIC at 50 GB/s, is the slowest
-    # phase; measured 2 x 7/8 x S / busbw, so the network's efficiency is (S/4 / 50 GB/s) / (7/4 x S / busbw) = busbw / (7 x 50 GB/s).
+    # A run of 8 GPUs on 2 nodes of 4: across, the flat ring of 8 over each node's 4 NICs, 2 x 7/8 x S/4 per NIC at 50 GB/s,
+    # is the slowest phase; measured 2 x 7/8 x S / busbw, so the network's efficiency is busbw / (4 x 50 GB/s).
     system = specs / "system" / "test-system.yaml"
-    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_2nodes:\n" + RUN.format(busbw="280 GB/s", gpus=8, size="8 GiB", spread=", domains: 2"))
+    system.write_text(system.read_text() + "  measured_all_reduce_busbw_8gpu_ring_2nodes:\n" + RUN.format(busbw="160 GB/s", gpus=8, size="8 GiB", spread=", domains: 2"))
     result = estimate(open_fresh(db, specs), "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=16, algorithm="ring")
-    assert result.expected[1].efficiency == pytest.approx(280e9 / (7 * OUT)) == pytest.approx(0.8)
+    assert result.expected[1].efficiency == pytest.approx(160e9 / (4 * OUT)) == pytest.approx(0.8)
     assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_8gpu_ring_2nodes"
 
 
@@ -883,12 +910,13 @@ def test_the_json_document_keeps_microseconds(network):
 
 
 def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
-    # 16 GPUs, 1 MB, ring. Inside, both ways: 2 x 7/8 MB at 450 GB/s (3.889 us) + 14 x 1 us; across: 2 x 1/2 x 1/8 MB at
-    # 50 GB/s (2.5 us) + 2 x 3 us. Pipelined: NVLink's 3.889 us over the network's 2.5 us, plus every latency (14 + 6 us): 23.889 us.
+    # 16 GPUs, 1 MB, ring. Inside, both ways: 2 x 7/8 MB at 450 GB/s (3.889 us) + 28 x 1 us (the flat ring of 16 has
+    # 2 x 15 = 30 steps, 2 across the network); across: 2 x 15/16 x 1/8 MB at 50 GB/s (4.6875 us) + 2 x 3 us. Pipelined:
+    # the network's 4.6875 us over NVLink's 3.889 us, plus every latency (28 + 6 us): 38.6875 us.
     rows = describe(estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=16, algorithm="ring"))
-    assert [row["expected_ms"] for row in rows] == [round((1.75e6 / UP + 14e-6) * 1e3, 3), round((0.125e6 / OUT + 6e-6) * 1e3, 3),
-                                                    round((1.75e6 / UP + 20e-6) * 1e3, 3)]
-    assert rows[-1]["bound_ms"] == 0.024
+    assert [row["expected_ms"] for row in rows] == [round((1.75e6 / UP + 28e-6) * 1e3, 3), round((0.234375e6 / OUT + 6e-6) * 1e3, 3),
+                                                    round((0.234375e6 / OUT + 34e-6) * 1e3, 3)]
+    assert rows[-1]["bound_ms"] == 0.039
     # Two phases are a total too: all-to-all across domains.
     assert describe(estimate(network, "all-to-all", platform="test-system", size_bytes=1e6, accelerators=16))[-1]["phase"] == "total (phases pipelined)"
 
@@ -965,11 +993,14 @@ def test_the_tree_and_collnet_take_the_rings_values_and_say_so(bundled):
     assert tree.expected[0].efficiency_source == ("measured on this platform: nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_8gib; "
                                                   "the ring's x 0.92 (NCCL's tree bandwidth factor, src/graph/tuning.cc), no tree run measured")
     assert tree.expected[0].latency_source.endswith("nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib; the ring's, no tree run measured")
-    # No collnet run on 16 H100s: the network takes the ring's per-NIC 47 of 50 GB/s.
+    # No collnet run on 16 H100s, but Together's B200 CollNet runs on the same InfiniBand NDR: across, each NIC sends
+    # S/8 once at 50 GB/s, measured in 2(n-1)/n x S / busbw, an efficiency of busbw / (400 GB/s x 2(n-1)/n). One cluster:
+    # 597.97 / 750 = 0.797 (16 GPUs), 605.90 / 775 = 0.782 (32), 588.83 / 793.75 = 0.742 (128), 565.06 / 796.875 = 0.709 (256);
+    # the other: 533.0 / 750 = 0.711, 543.8 / 775 = 0.702, 547.9 / 787.5 = 0.696, 546.7 / 793.75 = 0.689, 544.3 / 796.875 = 0.683.
+    # The median of the nine is 0.709.
     collnet = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=SEED_GRADIENTS, accelerators=16, algorithm="collnet")
-    assert collnet.expected[1].efficiency == pytest.approx(47 / 50)
-    assert collnet.expected[1].efficiency_source == ("measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_per_nic_16gpu_ring; "
-                                                     "the ring's, no collnet run measured")
+    assert collnet.expected[1].efficiency == pytest.approx(565.06 / 796.875)
+    assert collnet.expected[1].efficiency_source.startswith("borrowed from platforms on infiniband-ndr: together-b200-dgxc-nccl-tests.")
 
 
 def test_a_hundred_million_gpus_are_counted_not_listed(connection):
@@ -1049,12 +1080,16 @@ H100_OFFERS = ("nvidia-hgx-h100 offers NVLink SHARP in the scale-up switches (nv
 
 def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(bundled):
     # Across nodes without InfiniBand SHARP: the ring inside (RS and AG, 2 x 7/8 x 8 GiB at the maintainer's 370 GB/s) and
-    # across (2 x 7/8 x 1 GiB per NIC at 47 GB/s); the tree across sends 2 x 1 GiB per NIC and loses.
+    # across (the flat ring of 64 over 8 NICs, 2 x 63/64 x 8 GiB / 8 per NIC at 47 GB/s); the tree across sends 2 x 1 GiB
+    # per NIC at the tree's lower efficiency and loses.
     ring = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=64)
     inside, across = "reduce-scatter and all-gather inside the domain (8 domains of 8)", "all-reduce of 1/8 across 8 domains (ring)"
     assert ring.assumptions == [
         "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
         f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
+        # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 of them across the network.
+        ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network and 112 stay "
+         "inside the domains; each domain reaches the network through 8 NICs, one per accelerator"),
         f"efficiency of {inside}: 82% of one direction, measured on this platform: nvidia-hgx-h100.measured_all_reduce_busbw_8gpu_ring",
         (f"latency of {inside}: borrowed from NVIDIA platforms: nvidia-gb200-nvl72.measured_all_reduce_busbw_4gpu_ring_1mib, "
          "nvidia-hgx-a100.measured_all_reduce_busbw_8gpu_ring_1mib"),
@@ -1062,7 +1097,7 @@ def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(
         f"latency of {across}: no small-message run: infiniband-ndr.latency",
     ]
     latencies = sum(e.latency_seconds for e in ring.expected)
-    assert ring.seconds == pytest.approx(max(2 * 7 / 8 * GIB8 / 370e9, 2 * 7 / 8 * GIB8 / 8 / 47e9) + latencies)
+    assert ring.seconds == pytest.approx(max(2 * 7 / 8 * GIB8 / 370e9, 2 * 63 / 64 * GIB8 / 8 / 47e9) + latencies)
     none = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=8, in_network=False)
     assert set(none.considered) == {"ring", "tree"} and none.bound.algorithm == "ring"
     assert none.assumptions[1] == (
@@ -1146,3 +1181,54 @@ def test_leaving_the_platform_out_borrows_from_the_platforms_on_its_link(specs, 
     platform = {row["run"]: row for row in leave_platform_out(connection)}["test-system.measured_all_reduce_busbw_8gpu_ring_a"]
     assert platform["estimate_over_measured"] == 0.9
     assert platform["calibrated_on"] == "borrowed from platforms on test-link: test-system-b.measured_all_reduce_busbw_8gpu_ring"
+
+
+def test_an_nvl72_domain_reaches_the_network_through_16_channels_nics(bundled):
+    # 1,440 GB200s, 20 NVL72 domains, 16 GB, ring. NCCL runs 16 channels on NVSwitch systems, each leaving a domain through
+    # one NIC, so each NIC carries 1/16 of what a member of the flat ring sends, not 1/72: 2 x 1439/1440 x 16 GB / 16 =
+    # 1.99861 GB, at 400 Gb/s = 50 GB/s: 39.97 ms.
+    result = estimate(bundled, "all-reduce", platform="gb200-nvl72", size_bytes=SEED_GRADIENTS, accelerators=1440, algorithm="ring")
+    inside, across = result.phases
+    assert across.name == "all-reduce of 1/16 across 20 domains (ring)"
+    assert across.bytes_per_accelerator == pytest.approx(2 * 1439 / 1440 * 16e9 / 16)
+    assert across.transfer_seconds == pytest.approx(2 * 1439 / 1440 * 16e9 / 16 / 50e9)
+    # One flat ring of 1,440: 2 x 1,439 = 2,878 steps, 2 x 19 = 38 across the network, 2,878 - 38 = 2,840 inside.
+    assert (inside.steps, across.steps) == (2840, 38)
+    assert ("across domains: the ring's latency steps are one flat ring's of 1440, as NCCL counts them: 2878, of which 38 cross the network and "
+            "2840 stay inside the domains; each domain reaches the network through 16 of its 72 NICs (NCCL runs 16 channels on NVSwitch "
+            "systems, each leaving a domain through one NIC)") in result.assumptions
+
+
+def test_the_tree_across_domains_states_its_steps_and_nics(connection):
+    # 64 GPUs in 8 domains of 8: a chain of 7 steps each way inside, a double binary tree over 8 domains: 2 x log2 8 = 6.
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="tree")
+    inside, across = result.phases
+    assert (inside.steps, across.steps) == (14, 6)
+    assert "across domains: the tree's latency steps are NCCL's: a chain of 2 x 7 inside each domain and a double binary tree of 6 across 8 domains; " \
+           "each domain reaches the network through 8 NICs, one per accelerator" in result.assumptions
+
+
+def test_inside_one_domain_or_with_switches_reducing_there_is_no_across_domains_line(connection, network):
+    inside = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=8, algorithm="ring")
+    collnet = estimate(network, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64, algorithm="collnet")
+    all_to_all = estimate(connection, "all-to-all", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64)
+    for result in (inside, collnet, all_to_all):
+        assert not any(line.startswith("across domains:") for line in result.assumptions)
+
+
+def test_a_run_on_more_than_256_gpus_checks_the_estimate_at_scale_and_calibrates_nothing(specs, db):
+    # A ring over 2 nodes at 360 GB/s busbw: the flat ring of 16 sends 2 x 15/16 x S / 8 through each of a node's 8 NICs,
+    # so the network's efficiency is 360 / (8 x 50 GB/s) = 90 %. A ring of 512 GPUs over 64 nodes at 300 GB/s is held out:
+    # had it calibrated, the efficiency would be the median of 90 % and 75 %. Its estimate, 2 x 511/512 x S / 8 at
+    # 0.9 x 50 GB/s (a busbw of 360 GB/s), over its measured 2 x 511/512 x S / 300 GB/s, is 300 / 360.
+    system = specs / "system" / "test-system.yaml"
+    system.write_text(system.read_text()
+                      + "  measured_all_reduce_busbw_16gpu_ring_2nodes:\n" + RUN.format(busbw="360 GB/s", gpus=16, size="8 GiB", spread=", domains: 2")
+                      + "  measured_all_reduce_busbw_512gpu_ring_64nodes:\n" + RUN.format(busbw="300 GB/s", gpus=512, size="8 GiB", spread=", domains: 64"))
+    connection = open_fresh(db, specs)
+    result = estimate(connection, "all-reduce", platform="test-system", size_bytes=GIB8, accelerators=512, algorithm="ring")
+    assert result.expected[1].efficiency == pytest.approx(0.9)
+    assert result.expected[1].efficiency_source == "measured on this platform: test-system.measured_all_reduce_busbw_16gpu_ring_2nodes"
+    [row] = held_out(connection)
+    assert (row["run"], row["algorithm"], row["estimate_over_measured"]) == ("test-system.measured_all_reduce_busbw_512gpu_ring_64nodes", "ring", round(300 / 360, 3))
+    assert [row["run"] for row in leave_one_out(connection)] == ["test-system.measured_all_reduce_busbw_16gpu_ring_2nodes"]

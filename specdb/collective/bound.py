@@ -5,13 +5,16 @@ tier's per-accelerator figure on the chosen basis; alpha is the link's or
 fabric's `latency` figure where the data has one, else the value given with
 --latency, else 0, and every phase says which.
 
-Beyond the scale-up domain the collective is hierarchical, as NCCL and RCCL
-run it: inside each domain over the scale-up links, across domains over the
-network, one network rail per accelerator. Domains are filled in turn, so 12
-GPUs on 8-GPU nodes are a domain of 8 and one of 4; a partly filled domain
-reaches the network through the NICs of its whole domain (NCCL's PXN sends a
-GPU's traffic through a neighbour's NIC over the scale-up fabric), so it is
-not slower than a full one. The phases of a hierarchical collective are
+Beyond the scale-up domain the collective has a phase on each tier, as NCCL
+and RCCL run it: the ring is one flat ring of all the accelerators, each of
+its channels leaving a domain through one NIC (at most NETWORK_RAILS of them),
+so a NIC carries 2(n-1)/n of the buffer over the NICs in use, and its latency
+steps are the flat ring's, 2(n-1), of which 2(G-1) cross the network; the tree
+is a chain inside each domain and a double binary tree across. Domains are
+filled in turn, so 12 GPUs on 8-GPU nodes are a domain of 8 and one of 4; a
+partly filled domain reaches the network through the NICs of its whole domain
+(NCCL's PXN sends a GPU's traffic through a neighbour's NIC over the scale-up
+fabric), so its transfers are not longer than a full one's. The phases are
 pipelined: the busiest tier sets the transfer time, while every phase's
 latency adds up.
 
@@ -302,7 +305,7 @@ def _flat(operation: str, algorithm: str, size: float, count: int | None) -> tup
 
 
 def _hierarchical(topology: Topology, operation: str, size: float, count: int, domains: list[Domains], algorithm: str, basis: str, assumed: float | None) -> list[Phase]:
-    """Inside each domain over scale-up, across domains over the network (one rail per accelerator of a domain)."""
+    """Inside each domain over scale-up, across domains over the network through network_rails(largest) NICs a domain."""
     largest, groups = domains[0].accelerators, domain_count(domains)
     shape = f"{groups} domains of {largest}" if len(domains) == 1 else (
         f"{groups} domains ({', '.join(str(run.accelerators) if run.count == 1 else f'{run.count} of {run.accelerators}' for run in domains)})")
@@ -311,8 +314,15 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     def phase(tier: str, name: str, algo: str, gpus: int, sent: float, steps: int) -> Phase:
         return _phase(topology, tier, name, algo, gpus, sent, steps, up if tier == "scale-up" else out, basis, assumed)
 
+    rails = network_rails(largest)
     inside_share, inside_steps = (largest - 1) / largest * size, largest - 1
-    across_share = (groups - 1) / groups * size / largest
+    # One flat ring of all the accelerators, its channels spread over the rails: each NIC carries its rail's share of
+    # what every ring member sends, (n - 1)/n of the buffer a pass, whatever the number of domains.
+    across_share = (count - 1) / count * size / rails
+    # A ring spanning domains is one flat ring of all the accelerators (NCCL's ring latency model): of its n - 1 steps a
+    # pass, groups - 1 cross the network and n - groups stay inside a domain, so inside steps grow with the domains.
+    ring_inside_steps = count - groups
+    shard = f"1/{rails}"
     if operation == "point-to-point":
         return [phase("scale-out", "point-to-point across domains, one NIC", "ring", 2, size, 1)]
     if operation == "all-to-all":
@@ -326,16 +336,34 @@ def _hierarchical(topology: Topology, operation: str, size: float, count: int, d
     if operation == "all-reduce":
         across_algorithm = "tree" if algorithm == "tree" else "ring"
         if across_algorithm == "tree":
-            across = (2 * size / largest, 2 * math.ceil(math.log2(max(groups, 2))))
+            # NCCL's tree: a chain inside each domain (2 (D - 1) steps) and a double binary tree of 2 log2(groups) across.
+            # Each of the two trees carries half the buffer; a domain inside one tree receives from two children and sends
+            # to its parent (and back down), a leaf of the other sends and receives once: 2 buffers each way. Of 2
+            # domains, each is the root of one tree and the leaf of the other: one buffer each way.
+            tree_buffers = 1 if groups == 2 else 2
+            across, steps_inside = (tree_buffers * size / rails, 2 * math.ceil(math.log2(max(groups, 2)))), 2 * inside_steps
         else:
-            across = (2 * across_share, 2 * (groups - 1))
+            across, steps_inside = (2 * across_share, 2 * (groups - 1)), 2 * ring_inside_steps
         return [
-            phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside_share, 2 * inside_steps),
-            phase("scale-out", f"all-reduce of 1/{largest} across {groups} domains ({across_algorithm})", across_algorithm, groups, *across),
+            phase("scale-up", f"reduce-scatter and all-gather inside the domain ({shape})", "ring", largest, 2 * inside_share, steps_inside),
+            phase("scale-out", f"all-reduce of {shard} across {groups} domains ({across_algorithm})", across_algorithm, groups, *across),
         ]
-    across = phase("scale-out", f"{operation} of 1/{largest} across {groups} domains", "ring", groups, across_share, groups - 1)
-    inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, inside_steps)
+    across = phase("scale-out", f"{operation} of {shard} across {groups} domains", "ring", groups, across_share, groups - 1)
+    inside = phase("scale-up", f"{operation} inside the domain ({shape})", "ring", largest, inside_share, ring_inside_steps)
     return [across, inside] if operation == "all-gather" else [inside, across]
+
+
+# A ring or tree leaves a domain through one NIC per channel, and NCCL runs 16 channels on NVSwitch systems: an 8-GPU
+# H800 node logs "16 coll channels" (NVIDIA/nccl issue 892), and its maintainer says a multi-node NVLink system uses
+# as many as a node, "In MNNVL systems each GPU is still connected to an NVSwitch so there is no difference in the
+# number of channels used" (issue 1429). So at most 16 of a domain's NICs carry a ring or tree across domains: all 8
+# of an HGX node's, 16 of an NVL72 rack's 72.
+NETWORK_RAILS = 16
+
+
+def network_rails(domain: int) -> int:
+    """The NICs of a domain a ring or tree crosses the network through: one per accelerator (PXN), at most NETWORK_RAILS."""
+    return min(domain, NETWORK_RAILS)
 
 
 def _in_network_all_reduce(topology: Topology, phase, size: float, domains: list[Domains], shape: str, algorithm: str) -> list[Phase]:

@@ -16,7 +16,7 @@ platform. At each step runs of the same operation come first; where there
 are none, the other operations' runs there are used and the value names
 them. The tree and collnet algorithms, with no run of their own, take the
 ring's (the tree's efficiency times NCCL's own tree factor, 0.92). Every value says where it came from. A run whose algorithm the
-library chose (`default`) is not used here: it checks the estimate.
+library chose (`default`), or one on more than HELD_OUT_ABOVE accelerators, is not used here: it checks the estimate.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ from specdb.analysis.tiers import platforms
 
 LARGE_MESSAGE = 256 * 2**20
 DEFAULT = "default"
+# Runs on more accelerators than this check the estimate at scale and calibrate nothing, whatever their algorithm: the
+# model's growth with scale is judged on them, never fitted to them. Fixed before any such run was recorded.
+HELD_OUT_ABOVE = 256
 PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
 # An algorithm with no run of its own takes the efficiency and latency of this one.
 STAND_IN = {"tree": "ring", "collnet": "ring"}
@@ -97,8 +100,8 @@ class Calibration:
     def __init__(self, connection: sqlite3.Connection, exclude: frozenset[int] = frozenset()):
         self.connection = connection
         self.topologies = {found.id: Topology.read(connection, found) for found in platforms(connection)}
-        # A run where the library chose the algorithm (`default`) checks the estimate's own choice but calibrates no algorithm.
-        self.runs = [run for run in read_runs(connection) if run.figure_id not in exclude and run.platform in self.topologies and run.algorithm != DEFAULT]
+        # A run where the library chose the algorithm (`default`), or one at scale, checks the estimate but calibrates nothing.
+        self.runs = [run for run in read_runs(connection) if run.figure_id not in exclude and run.platform in self.topologies and not is_held_out(run)]
         self.unused: list[str] = []
         self.derived = [derived for run in self.runs if is_bandwidth_run(run) for derived in [self._derive(self._efficiency, run)] if derived]
         self.derived += [derived for run in self.runs if not is_bandwidth_run(run) for derived in [self._derive(self._latency, run)] if derived]
@@ -187,6 +190,11 @@ class Calibration:
 def _median(chosen: list[Derived], quantity: str, how: str) -> Value:
     value = statistics.median(getattr(d, quantity) for d in chosen)
     return Value(value, f"{how}: {', '.join(sorted({d.run.label for d in chosen}))}")
+
+
+def is_held_out(run: Run) -> bool:
+    """A run that checks the estimate and calibrates nothing: the library chose its algorithm, or it spans more than HELD_OUT_ABOVE accelerators."""
+    return run.algorithm == DEFAULT or run.accelerators > HELD_OUT_ABOVE
 
 
 def is_bandwidth_run(run: Run) -> bool:

@@ -17,7 +17,24 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from specdb.collective.calibration import Calibration
-from specdb.collective.bound import ALGORITHMS, MAX_ACCELERATORS, OPERATIONS, TIER_CHOICES, Bound, Phase, Topology, bound, bus_factor, even_domains, pipelined, slowest_phase, without_count
+from specdb.collective.bound import (
+    ALGORITHMS,
+    MAX_ACCELERATORS,
+    NETWORK_RAILS,
+    OPERATIONS,
+    TIER_CHOICES,
+    Bound,
+    Phase,
+    Topology,
+    bound,
+    bus_factor,
+    domain_count,
+    even_domains,
+    network_rails,
+    pipelined,
+    slowest_phase,
+    without_count,
+)
 from specdb.errors import UsageError
 from specdb.format.figure_names import IN_NETWORK_REDUCTION_DOMAIN
 from specdb.format.counting import BASES
@@ -260,10 +277,35 @@ def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network:
     else:
         why = f"{bound_.operation} sends to each peer directly: there is no algorithm to choose"
     lines = [f"algorithm: {bound_.algorithm}, {why}", f"in-network reduction: {_in_network_line(bound_, topology, in_network)}"]
+    across = _across_domains_line(bound_)
+    if across:
+        lines.append(f"across domains: {across}")
     for e in result.expected:
         lines.append(f"efficiency of {e.phase.name}: {e.efficiency:.0%} of one direction, {e.efficiency_source}")
         lines.append(f"latency of {e.phase.name}: {e.latency_source}")
     return lines
+
+
+def _across_domains_line(result: Bound) -> str | None:
+    """How a ring or tree spanning domains counts its latency steps and the NICs it crosses the network through, as NCCL
+    does (src/graph/tuning.cc for the steps, src/init.cc for the rings); None inside one domain or with in-network reduction."""
+    if not result.domains or result.algorithm not in ("ring", "tree") or result.operation not in ("all-reduce", "all-gather", "reduce-scatter"):
+        return None
+    largest, groups, count = result.domains[0].accelerators, domain_count(result.domains), result.accelerators
+    rails = network_rails(largest)
+    nics = (f"each domain reaches the network through {rails} NICs, one per accelerator" if rails == largest else
+            f"each domain reaches the network through {rails} of its {largest} NICs (NCCL runs {NETWORK_RAILS} channels on NVSwitch systems, "
+             "each leaving a domain through one NIC)")
+    passes = 2 if result.operation == "all-reduce" else 1
+    if result.algorithm == "tree":
+        tree_steps = 2 * math.ceil(math.log2(max(groups, 2)))
+        steps = (f"the tree's latency steps are NCCL's: a chain of 2 x {largest - 1} inside each domain and a double binary tree of "
+                 f"{tree_steps} across {groups} domains")
+    else:
+        total, network = passes * (count - 1), passes * (groups - 1)
+        steps = (f"the ring's latency steps are one flat ring's of {count}, as NCCL counts them: {total}, of which {network} cross the network "
+                 f"and {total - network} stay inside the domains")
+    return f"{steps}; {nics}"
 
 
 def _in_network_line(result: Bound, topology: Topology, in_network: bool) -> str:

@@ -4,8 +4,9 @@ Three ways, each run's estimate over its measured time:
 - leave one out: each calibration run predicted from all the others;
 - leave the platform out: each run predicted with every run on its platform set aside, so its efficiencies are
   borrowed from other platforms, as for a platform nobody has measured;
-- held out: the runs whose algorithm the library chose (`default`), which calibrate nothing by construction, each
-  predicted with the estimate's own choice of algorithm from all the calibration runs.
+- held out: the runs whose algorithm the library chose (`default`) and the runs on more than HELD_OUT_ABOVE
+  accelerators, which calibrate nothing by construction, each predicted from all the calibration runs: with the
+  estimate's own choice of algorithm where the library chose, with the run's own algorithm otherwise.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from specdb.collective.calibration import (
     Calibration,
     Run,
     is_bandwidth_run,
+    is_held_out,
     read_runs,
 )
 from specdb.collective.estimate import estimate
@@ -27,19 +29,19 @@ from specdb.format.units import format_value
 def leave_one_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
     """Each calibration run predicted from all the others."""
     runs = read_runs(connection)
-    return _rows(connection, [run for run in runs if run.algorithm != DEFAULT], lambda run: frozenset({run.figure_id}))
+    return _rows(connection, [run for run in runs if not is_held_out(run)], lambda run: frozenset({run.figure_id}))
 
 
 def leave_platform_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
     """Each calibration run predicted with every run on its platform set aside."""
     runs = read_runs(connection)
-    return _rows(connection, [run for run in runs if run.algorithm != DEFAULT],
+    return _rows(connection, [run for run in runs if not is_held_out(run)],
                  lambda run: frozenset(other.figure_id for other in runs if other.platform == run.platform))
 
 
 def held_out(connection: sqlite3.Connection) -> list[dict[str, Any]]:
-    """Each run whose algorithm the library chose, predicted with the estimate's own choice from all the calibration runs."""
-    return _rows(connection, [run for run in read_runs(connection) if run.algorithm == DEFAULT], lambda run: frozenset())
+    """Each run whose algorithm the library chose or that spans more than HELD_OUT_ABOVE accelerators, predicted from all the calibration runs."""
+    return _rows(connection, [run for run in read_runs(connection) if is_held_out(run)], lambda run: frozenset())
 
 
 def _rows(connection: sqlite3.Connection, runs: list[Run], excluded) -> list[dict[str, Any]]:
