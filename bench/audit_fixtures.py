@@ -8,7 +8,7 @@ one of those accepted is counted apart. The tuning files were used to write the 
 measured once, after the rules were settled, and are the fairer estimate. Synthetic snippets written for one class of
 error each are not real files and are left out of both.
 
-    python bench/audit_fixtures.py [tuning|held-out]
+    python bench/audit_fixtures.py [tuning|held-out|synthetic]
 """
 
 import sys
@@ -50,7 +50,8 @@ def score(data: Data, names: list[str]) -> dict:
 
 
 def main() -> None:
-    manifest = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())["files"]
+    listed = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())
+    manifest = {**listed["files"], **listed["synthetic"]}
     data = Data(specdb.connect(ROOT / "specs"), ROOT / "specs")
     for chosen in sys.argv[1:] or ["tuning", "held-out"]:
         result = score(data, sorted(name for name, entry in manifest.items() if entry["set"] == chosen))

@@ -141,6 +141,7 @@ class Data:
             " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
         ).fetchall()
         self.platforms = platforms(connection)
+        self.fp16_as_bf16 = self._vendors_fp16_as_bf16()
 
     def parts(self, name: str) -> tuple[set[str], str, bool]:
         """The accelerators a name may mean, why none when none, and whether they are a guess: the resolver's answer,
@@ -216,6 +217,13 @@ class Data:
                 if (record_id, name) in self.figures:
                     found = self.figures[(record_id, name)]
                     return [_with(found, sparse=2 * found.value)]
+            # Where a vendor's parts that record both run FP16 at the BF16 rate (NVIDIA's and AMD's tensor and matrix
+            # cores; not Intel's Gaudi 3), a part of that vendor with one of the two recorded is judged on it.
+            twin = {"fp16": figure_names.DENSE_BF16_FLOPS, "bf16": figure_names.DENSE_FP16_FLOPS}.get(precision)
+            alike = self.kinds.get(record_id, ("", ""))[1] in self.fp16_as_bf16
+            found = self.figures.get((record_id, twin)) if twin and alike else None
+            if found:
+                return [_with(found, sparse=2 * found.value, text=f"{found.text} (the {twin[6:10].upper()} rate; no {precision.upper()} rate is recorded)")]
             return []
         if quantity in (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER):
             found = self.figures.get((record_id, quantity))
@@ -236,6 +244,16 @@ class Data:
             both = self.figures.get((link, "x16_bidirectional_bandwidth")) if link else None
             return [_with(found, other_count=both.value if both else 2 * found.value)] if found else []
         raise ValueError(f"no quantity {quantity!r}")
+
+    def _vendors_fp16_as_bf16(self) -> set[str]:
+        """The vendors whose parts, where both rates are recorded, all give FP16 and BF16 alike."""
+        alike: dict[str, bool] = {}
+        for (record_id, name), fp16 in self.figures.items():
+            bf16 = self.figures.get((record_id, figure_names.DENSE_BF16_FLOPS))
+            if name == figure_names.DENSE_FP16_FLOPS and bf16 is not None:
+                vendor = self.kinds[record_id][1]
+                alike[vendor] = alike.get(vendor, True) and fp16.value == bf16.value
+        return {vendor for vendor, same in alike.items() if same}
 
     def _link(self, record_id: str, name: str, one_way: bool) -> list[_Expected]:
         found = self.figures.get((record_id, name))
