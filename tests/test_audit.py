@@ -115,10 +115,16 @@ def test_a_peak_with_sparsity_where_the_format_means_dense_is_sparse_as_dense(da
         ("sparse-as-dense", "989e12"), ("ok", None)]
 
 
+# AIConfigurator's GB300 file gives PCIe 5 (64 GB/s) where the data, quoting NVIDIA, records PCIe 6 between the GB300
+# and its ConnectX-8: flagged, though the hand annotation, written before the data's host link was looked up, has no
+# alarm for it (docs/audit.md).
+UNSETTLED = {"aiconfigurator-gb300.yaml"}
+
+
 def test_clean_files_give_no_alarms(data):
-    clean = [name for name, entry in MANIFEST.items() if entry["set"] == "tuning"
+    clean = [name for name in MANIFEST if name not in UNSETTLED
              and not yaml.safe_load((FIXTURES / "expected" / f"{name}.yaml").read_text())["alarms"]]
-    assert len(clean) >= 6
+    assert len(clean) >= 11
     alarms = {name: [(f.line, f.key, f.verdict) for f in findings_of(name, data).values() if f.verdict not in PASSING] for name in clean}
     assert alarms == {name: [] for name in clean}
 
@@ -335,4 +341,23 @@ def test_python_tables_nested_by_platform_or_by_format_are_read(data, tmp_path):
         ("DEVICE_FLOPS['gpu']['H100 SXM']['bf16']", "sparse-as-dense", "nvidia-h100-sxm"),
         ("DEVICE_FLOPS['tpu']['v4']['bf16']", "ok", "google-tpu-v4"),
         ("BY_FORMAT['bf16']['H100 SXM']", "ok", "nvidia-h100-sxm"),
+    ]
+
+
+def test_a_markdown_table_may_name_its_part_in_a_later_column_and_give_units_in_its_cells(data, tmp_path):
+    # The architecture comes first and the part second; headers give no unit, the cells do, and a cell may name its
+    # own number format. H100 SXM's dense peaks are 989 (BF16) and 1979 (FP8): 1979 and 3958 are the sparse ones. A
+    # DGX B200's 1.44 TB under a B200 is eight GPUs' 180 GiB, not a variant of it.
+    path = tmp_path / "datasheet.md"
+    path.write_text("| Architecture | Name | GPU Memory | FP16 / BF16 | INT8 |\n|---|---|---|---|---|\n"
+                    "| Hopper | H100 SXM | 80 GB | 1979 TFLOPS (BF16 / FP16) | 3958 TFLOPS (FP8) |\n"
+                    "| Blackwell | B200 | 1.44 TB | 2.25 PFLOPS | |\n")
+    _, fields = read(str(path), path.read_text())
+    found = [(f.key, f.verdict, f.figure, f.suggestion) for f in judge(fields, data, str(path))]
+    assert found == [
+        ("H100 SXM / GPU Memory", "ok", "memory_capacity", None),
+        ("H100 SXM / FP16 / BF16", "sparse-as-dense", "dense_bf16_flops", "989 TFLOPS"),
+        ("H100 SXM / INT8", "sparse-as-dense", "dense_fp8_flops", "1979 TFLOPS"),
+        ("B200 / GPU Memory", "mismatch", "memory_capacity", "0.18 TB"),
+        ("B200 / FP16 / BF16", "ok", "dense_bf16_flops", None),
     ]

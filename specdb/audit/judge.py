@@ -46,8 +46,8 @@ _AS_STORED = (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER)
 _MODULES = ("sxm", "oam")
 _FORM_FACTOR = re.compile(r"^(sxm|pcie|oam)\d+$")
 _SIZE = re.compile(r"(\d+)gi?b")
-# A row's capacity this far from a part's, where the part is named for its capacity, is another variant's (40 GB for
-# 80 GB), not an error in the figure.
+# A row's capacity this far from a part's (but within a factor of two), where the part is named for its capacity, is
+# another variant's (40 GB for 80 GB), not an error in the figure.
 _OTHER_SIZE = 0.25
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
 
@@ -193,7 +193,15 @@ class Data:
     def other_variant(self, record_ids: set[str], capacity: Field) -> bool:
         """Whether a row's capacity shows it is a variant the data does not hold: each part the name may mean is one
         named for its capacity ('A100 PCIe 80GB'), and the row's capacity is far from it (40 GB), not a near miss."""
-        return all(self._named_for_size(record_id) and not self._near_size(record_id, capacity) for record_id in record_ids)
+        return all(self._named_for_size(record_id) and not self._near_size(record_id, capacity)
+                   and self._within_a_variant(record_id, capacity) for record_id in record_ids)
+
+    def _within_a_variant(self, record_id: str, capacity: Field) -> bool:
+        """Whether a capacity is one a sibling variant could have: within a factor of two of the part's (40 GB beside
+        80), not a node's total under a GPU's name (1.44 TB for a 180 GB B200)."""
+        held = self.figures[(record_id, figure_names.MEMORY_CAPACITY)].value
+        readings = (capacity.value, capacity.value / _GIB_PER_GB) if capacity.either_gb else (capacity.value,)
+        return any(held / 2 * (1 - _FLOOR) <= reading <= 2 * held * (1 + _FLOOR) for reading in readings)
 
     def refutes(self, record_ids: set[str], capacity: Field) -> bool:
         """Whether a row's capacity is far from that of every part a shorthand was taken for."""
