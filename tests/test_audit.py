@@ -91,7 +91,6 @@ def test_a_format_that_does_not_say_how_a_link_counts_leaves_it_out():
     ("inferencex-gpu-specs.ts", 222, "MI355X.scaleUpBandwidth", "mismatch", "1075.2 GB/s bidirectional (537.6 GB/s per direction)", "537.6 GB/s"),
     ("llm-analysis-mi250x-128gb.json", 8, "peak_i8_TFLOPS", "sparse-as-dense", "383 TFLOPS", "383"),
     ("ml-engineering-accelerator-README.md", 261, "Intel Gaudi3 / fp8", "mismatch", "1835 TFLOPS", "1835"),
-    ("epoch-ml_hardware.csv", 174, "NVIDIA A100 PCIe / Memory (bytes)", "wrong-variant", "80 GiB", "80000000000"),
 ])
 def test_a_field_the_data_disagrees_with_gets_its_verdict_the_figure_and_a_replacement_in_the_files_unit(
         data, name, line, key, verdict, holds, suggestion):
@@ -116,16 +115,16 @@ def test_a_peak_with_sparsity_where_the_format_means_dense_is_sparse_as_dense(da
         ("sparse-as-dense", "989e12"), ("ok", None)]
 
 
-# Known false alarms (docs/audit.md lists them): torchtitan's 191.5e12 for MI250X is one GCD's rate, as its comment
-# says, and the data holds the package's 383 TFLOPS and no count of dies; ml-engineering's PCIe 7 rates are after a FLIT
-# overhead the data records for PCIe 6 only.
-KNOWN_FALSE_ALARMS = {"torchtitan-utils-62daeb3.py", "ml-engineering-network-README.md"}
+# AIConfigurator's GB300 file gives PCIe 5 (64 GB/s) where the data, quoting NVIDIA, records PCIe 6 between the GB300
+# and its ConnectX-8: flagged, though the hand annotation, written before the data's host link was looked up, has no
+# alarm for it (docs/audit.md).
+UNSETTLED = {"aiconfigurator-gb300.yaml"}
 
 
 def test_clean_files_give_no_alarms(data):
-    clean = [name for name in MANIFEST if name not in KNOWN_FALSE_ALARMS
+    clean = [name for name in MANIFEST if name not in UNSETTLED
              and not yaml.safe_load((FIXTURES / "expected" / f"{name}.yaml").read_text())["alarms"]]
-    assert len(clean) >= 6
+    assert len(clean) >= 11
     alarms = {name: [(f.line, f.key, f.verdict) for f in findings_of(name, data).values() if f.verdict not in PASSING] for name in clean}
     assert alarms == {name: [] for name in clean}
 
@@ -222,8 +221,63 @@ def test_brand_words_and_run_together_names_find_the_part(data):
     # AIConfigurator's name before its PR 362: a GB200 comes only as a module, and no name of it says SXM.
     assert data.parts("gb200_sxm")[0] == {"nvidia-gb200"}
     assert data.parts("h800_sxm")[0] == set()
-    # A letter after a model number is another product: no L40 for the L40S, no H20 for the H200.
-    assert data.parts("l40")[0] == set() and data.parts("H20")[0] == {"nvidia-h20"}
+    # A letter after a model number may be another product: the L40S is only a guess for 'l40'; H20 is not the H200.
+    assert data.parts("l40")[0::2] == ({"nvidia-l40s"}, True) and data.parts("H20")[0] == {"nvidia-h20"}
+
+
+def test_a_shorthand_is_judged_only_on_errors_the_data_can_name(data, tmp_path):
+    # MI300 can only be the MI300X (1307.4 TFLOPS); 383 is the MI250X's figure. 362.1, the MI250's own figure, is not
+    # evidence against the MI250X it may be short for. The L40's 181.05 is half the L40S's 362.05: another product.
+    path = tmp_path / "peaks.py"
+    path.write_text('PEAK_TFLOPS = {"MI300": 383, "mi300 ": 1307.4, "MI250": 362.1, "L40": 181.05}\n')
+    _, fields = read(str(path), path.read_text())
+    found = [(f.key, f.verdict, f.record) for f in judge(fields, data, str(path))]
+    assert found == [("PEAK_TFLOPS['MI300']", "wrong-variant", "amd-mi300x"), ("PEAK_TFLOPS['mi300 ']", "ok", "amd-mi300x"),
+                     ("PEAK_TFLOPS['MI250']", "unmatched", "amd-mi250x"), ("PEAK_TFLOPS['L40']", "unmatched", "nvidia-l40s")]
+
+
+def test_a_row_whose_capacity_is_another_variants_is_unmatched(data):
+    # Epoch's "NVIDIA A100 PCIe" row is the 40 GB card; the data holds only the 80 GB PCIe record.
+    row = [f for (line, _), f in findings_of("epoch-ml_hardware.csv", data).items() if line == 174]
+    assert row and {f.verdict for f in row} == {"unmatched"}
+
+
+def test_a_power_of_another_kind_is_unmatched_and_capacities_are_exact(data):
+    epoch = findings_of("epoch-ml_hardware.csv", data)
+    # MI250X's 500 W TDP (air-cooled) against the data's 560 W peak board power.
+    assert epoch[(136, "AMD Radeon Instinct MI250X / TDP (W)")].verdict == "unmatched"
+    # 3.28 TB/s is AMD's exact 3.2768, a recorded alternative.
+    assert epoch[(136, "AMD Radeon Instinct MI250X / Memory bandwidth (byte/s)")].verdict == "ok"
+    # 268 GB is not the B300's 270 GiB; 189471 MiB is what nvidia-smi reports for a GB200, to the MiB.
+    assert findings_of("inferencex-gpu-specs.ts", data)[(115, "B300 SXM.memory")].verdict == "mismatch"
+    assert findings_of("aiconfigurator-gb200.yaml", data)[(11, "gpu.mem_capacity")].verdict == "ok"
+
+
+def test_a_rate_the_file_says_is_one_dies_share_agrees(data, tmp_path):
+    # torchtitan's MI250X "(per GCD)" is half the package's 383 TFLOPS; without such a comment, half is a mismatch.
+    assert findings_of("torchtitan-utils-62daeb3.py", data)[(127, "get_peak_flops('MI250X')")].verdict == "ok"
+    path = tmp_path / "peaks.py"
+    path.write_text('PEAKS = {\n    # halved: each chip appears as 2 devices\n    "MI250X": {"bf16": 191.5e12},\n}\n'
+                    'OTHER = {"MI250X": {"bf16": 191.5e12}}\n')
+    _, fields = read(str(path), path.read_text())
+    assert [f.verdict for f in judge(fields, data, str(path))] == ["ok", "mismatch"]
+
+
+def test_pcie_7_rates_after_the_flit_overhead_agree(data):
+    network = findings_of("ml-engineering-network-README.md", data)
+    assert {f.verdict for (line, _), f in network.items() if line == 258} == {"ok"}
+
+
+SYNTHETIC = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())["synthetic"]
+
+
+@pytest.mark.parametrize("name", sorted(SYNTHETIC))
+def test_each_class_of_error_is_flagged_on_its_line(data, name):
+    expected = {(alarm["line"], alarm["key"]): alarm["verdict"]
+                for alarm in yaml.safe_load((FIXTURES / "expected" / f"{name}.yaml").read_text())["alarms"]}
+    alarms = {where: f.verdict for where, f in findings_of(name, data).items() if f.verdict not in PASSING}
+    assert alarms.keys() == expected.keys()
+    assert all(alarms[where] in expected[where] for where in expected)
 
 
 def test_a_link_table_is_judged_on_rows_that_name_a_link(data, tmp_path):
@@ -287,4 +341,23 @@ def test_python_tables_nested_by_platform_or_by_format_are_read(data, tmp_path):
         ("DEVICE_FLOPS['gpu']['H100 SXM']['bf16']", "sparse-as-dense", "nvidia-h100-sxm"),
         ("DEVICE_FLOPS['tpu']['v4']['bf16']", "ok", "google-tpu-v4"),
         ("BY_FORMAT['bf16']['H100 SXM']", "ok", "nvidia-h100-sxm"),
+    ]
+
+
+def test_a_markdown_table_may_name_its_part_in_a_later_column_and_give_units_in_its_cells(data, tmp_path):
+    # The architecture comes first and the part second; headers give no unit, the cells do, and a cell may name its
+    # own number format. H100 SXM's dense peaks are 989 (BF16) and 1979 (FP8): 1979 and 3958 are the sparse ones. A
+    # DGX B200's 1.44 TB under a B200 is eight GPUs' 180 GiB, not a variant of it.
+    path = tmp_path / "datasheet.md"
+    path.write_text("| Architecture | Name | GPU Memory | FP16 / BF16 | INT8 |\n|---|---|---|---|---|\n"
+                    "| Hopper | H100 SXM | 80 GB | 1979 TFLOPS (BF16 / FP16) | 3958 TFLOPS (FP8) |\n"
+                    "| Blackwell | B200 | 1.44 TB | 2.25 PFLOPS | |\n")
+    _, fields = read(str(path), path.read_text())
+    found = [(f.key, f.verdict, f.figure, f.suggestion) for f in judge(fields, data, str(path))]
+    assert found == [
+        ("H100 SXM / GPU Memory", "ok", "memory_capacity", None),
+        ("H100 SXM / FP16 / BF16", "sparse-as-dense", "dense_bf16_flops", "989 TFLOPS"),
+        ("H100 SXM / INT8", "sparse-as-dense", "dense_fp8_flops", "1979 TFLOPS"),
+        ("B200 / GPU Memory", "mismatch", "memory_capacity", "0.18 TB"),
+        ("B200 / FP16 / BF16", "ok", "dense_bf16_flops", None),
     ]

@@ -33,6 +33,7 @@ class Field:
     writes it. `loose` marks a field whose format documents it only approximately ("in FP16 whenever possible"): a value
     matching no figure is unmatched rather than a mismatch, since the figure it means may not be one the data holds.
     `either_gb` accepts a capacity in GB for GiB and the other way round, for formats that write "GB" for both.
+    `share_of_part` marks a rate the file says is one die's, core's or device's share of the part ("per GCD").
     """
 
     line: int
@@ -46,6 +47,7 @@ class Field:
     meaning: str
     loose: bool = False
     either_gb: bool = False
+    share_of_part: bool = False
 
 
 class UnreadableTable(UsageError):

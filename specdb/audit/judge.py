@@ -34,6 +34,8 @@ PASSING = ("ok", "unmatched")
 # figure, the other direction) differ by more.
 _FLOOR = 0.02
 _CAP = 0.025
+# A capacity is a count of bytes, not a rounded rate: 268 GB is not the B300's 270 GiB.
+_CAPACITY_FLOOR = 0.005
 _GIB_PER_GB = 1e9 / 2**30
 # Words of a vendor, brand or product line that tables put before a part's name and records do not all carry
 # ('Intel Habana Gaudi3', 'Amazon Trainium1', 'AMD Radeon Instinct MI250X').
@@ -44,6 +46,9 @@ _AS_STORED = (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER)
 _MODULES = ("sxm", "oam")
 _FORM_FACTOR = re.compile(r"^(sxm|pcie|oam)\d+$")
 _SIZE = re.compile(r"(\d+)gi?b")
+# A row's capacity this far from a part's (but within a factor of two), where the part is named for its capacity, is
+# another variant's (40 GB for 80 GB), not an error in the figure.
+_OTHER_SIZE = 0.25
 _DENSE_16BIT = (figure_names.DENSE_FP16_FLOPS, figure_names.DENSE_BF16_FLOPS)
 
 
@@ -86,6 +91,9 @@ class _Expected:
     sparse: float | None = None
     # Values in this range are the figure after an overhead tables count in different ways (PCIe 6's FLIT).
     ok_range: tuple[float, float] | None = None
+    # What the driver reports (nvidia-smi's memory.total): right only to the MiB, not rounded to GB (288 GB for the
+    # B300 is the announced capacity, not the driver's 288.4e9 bytes).
+    exact_also: list[tuple[float, str]] = field(default_factory=list)
 
 
 class Data:
@@ -99,6 +107,7 @@ class Data:
         self.kinds: dict[str, tuple[str, str]] = {
             row[0]: (row[1], row[2] or "") for row in connection.execute("SELECT id, kind, vendor FROM record")
         }
+        self.families: dict[str, str] = {row[0]: row[1] or "" for row in connection.execute("SELECT id, family FROM record")}
         self.uses: dict[str, dict[str, str]] = {}
         for record_id, role, target in connection.execute("SELECT record_id, role, target_id FROM record_use"):
             self.uses.setdefault(record_id, {})[role] = target
@@ -132,11 +141,12 @@ class Data:
             " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
         ).fetchall()
         self.platforms = platforms(connection)
+        self.fp16_as_bf16 = self._vendors_fp16_as_bf16()
 
-    def parts(self, name: str) -> tuple[set[str], str]:
-        """The accelerators a name may mean, and why none when none: the resolver's answer, else every accelerator whose
-        names hold each word of it ('H100' is the SXM and the PCIe part), a form factor cut short of its generation
-        ('sxm' for 'SXM5') included."""
+    def parts(self, name: str) -> tuple[set[str], str, bool]:
+        """The accelerators a name may mean, why none when none, and whether they are a guess: the resolver's answer,
+        else every accelerator whose names hold each word of it ('H100' is the SXM and the PCIe part), a form factor cut
+        short of its generation ('sxm' for 'SXM5') included, else the parts a shorthand may stand for (a guess)."""
         try:
             record_id = resolve(self.connection, name)
         except (AmbiguousName, NotFound):
@@ -144,13 +154,13 @@ class Data:
         if record_id is not None:
             kind = self.kinds[record_id][0]
             if kind == "accelerator":
-                return {record_id}, ""
+                return {record_id}, "", False
             accelerator = self.uses.get(record_id, {}).get("accelerator")
             if accelerator:
-                return {accelerator}, ""
+                return {accelerator}, "", False
             if kind == "link":
-                return {record_id}, ""
-            return set(), f"'{name}' is a {kind} record, not an accelerator"
+                return {record_id}, "", False
+            return set(), f"'{name}' is a {kind} record, not an accelerator", False
         wanted = [word for word in words(name) if word not in _BRAND_WORDS]
         sizes = [float(size.group(1)) for word in wanted for size in [_SIZE.fullmatch(word)] if size]
         wanted = [word for word in wanted if not _SIZE.fullmatch(word)]
@@ -161,13 +171,51 @@ class Data:
             for bare in ([_FORM_FACTOR.sub(r"\1", word) for word in wanted], [word for word in wanted if word not in _MODULES]):
                 if bare != wanted and bare and not found:
                     found = {record_id for known, record_id in self.names if all(_holds(words(known), word) for word in bare)}
+        guessed = False
+        if not found:
+            # A shorthand ('MI300') is the part whose name extends it by letters alone ('MI300X') where the data holds
+            # such a part; the judge treats the guess as weaker evidence than a name.
+            found = {record_id for known, record_id in self.names
+                     if wanted and all(_holds(words(known), word) or _extends(words(known), word) for word in wanted)}
+            guessed = bool(found)
         # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
         found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
-        return found, "" if found else f"no accelerator '{name}' in the data"
+        if not found:
+            return found, f"no accelerator '{name}' in the data", False
+        if guessed:
+            return found, f"'{name}' taken as a shorthand for {' or '.join(sorted(found))}", True
+        return found, "", False
 
     def _holds_memory(self, record_id: str, size: float) -> bool:
         capacity = self.figures.get((record_id, figure_names.MEMORY_CAPACITY))
         return capacity is None or any(abs(capacity.value / unit - size) <= 0.02 * size for unit in (1e9, 2**30))
+
+    def other_variant(self, record_ids: set[str], capacity: Field) -> bool:
+        """Whether a row's capacity shows it is a variant the data does not hold: each part the name may mean is one
+        named for its capacity ('A100 PCIe 80GB'), and the row's capacity is far from it (40 GB), not a near miss."""
+        return all(self._named_for_size(record_id) and not self._near_size(record_id, capacity)
+                   and self._within_a_variant(record_id, capacity) for record_id in record_ids)
+
+    def _within_a_variant(self, record_id: str, capacity: Field) -> bool:
+        """Whether a capacity is one a sibling variant could have: within a factor of two of the part's (40 GB beside
+        80), not a node's total under a GPU's name (1.44 TB for a 180 GB B200)."""
+        held = self.figures[(record_id, figure_names.MEMORY_CAPACITY)].value
+        readings = (capacity.value, capacity.value / _GIB_PER_GB) if capacity.either_gb else (capacity.value,)
+        return any(held / 2 * (1 - _FLOOR) <= reading <= 2 * held * (1 + _FLOOR) for reading in readings)
+
+    def refutes(self, record_ids: set[str], capacity: Field) -> bool:
+        """Whether a row's capacity is far from that of every part a shorthand was taken for."""
+        return all(not self._near_size(record_id, capacity) for record_id in record_ids)
+
+    def _near_size(self, record_id: str, capacity: Field) -> bool:
+        held = self.figures.get((record_id, figure_names.MEMORY_CAPACITY))
+        if held is None:
+            return True
+        readings = (capacity.value, capacity.value / _GIB_PER_GB) if capacity.either_gb else (capacity.value,)
+        return any(abs(reading - held.value) <= _OTHER_SIZE * held.value for reading in readings)
+
+    def _named_for_size(self, record_id: str) -> bool:
+        return any(_SIZE.fullmatch(word) for known, named in self.names if named == record_id for word in words(known))
 
     def expected(self, record_id: str, quantity: str) -> list[_Expected]:
         if quantity.startswith(meaning.DENSE):
@@ -177,9 +225,19 @@ class Data:
                 if (record_id, name) in self.figures:
                     found = self.figures[(record_id, name)]
                     return [_with(found, sparse=2 * found.value)]
+            # Where a vendor's parts that record both run FP16 at the BF16 rate (NVIDIA's and AMD's tensor and matrix
+            # cores; not Intel's Gaudi 3), a part of that vendor with one of the two recorded is judged on it.
+            twin = {"fp16": figure_names.DENSE_BF16_FLOPS, "bf16": figure_names.DENSE_FP16_FLOPS}.get(precision)
+            alike = self.kinds.get(record_id, ("", ""))[1] in self.fp16_as_bf16
+            found = self.figures.get((record_id, twin)) if twin and alike else None
+            if found:
+                return [_with(found, sparse=2 * found.value, text=f"{found.text} (the {twin[6:10].upper()} rate; no {precision.upper()} rate is recorded)")]
             return []
         if quantity in (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER):
             found = self.figures.get((record_id, quantity))
+            driver = self.figures.get((record_id, figure_names.DRIVER_MEMORY_TOTAL))
+            if found and driver and quantity == meaning.MEMORY_CAPACITY:
+                return [_with(found, exact_also=[(driver.value, driver.text)])]
             return [found] if found else []
         if quantity in (meaning.SCALE_UP_PER_DIRECTION, meaning.SCALE_UP_BIDIRECTIONAL):
             return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, quantity == meaning.SCALE_UP_PER_DIRECTION)
@@ -194,6 +252,16 @@ class Data:
             both = self.figures.get((link, "x16_bidirectional_bandwidth")) if link else None
             return [_with(found, other_count=both.value if both else 2 * found.value)] if found else []
         raise ValueError(f"no quantity {quantity!r}")
+
+    def _vendors_fp16_as_bf16(self) -> set[str]:
+        """The vendors whose parts, where both rates are recorded, all give FP16 and BF16 alike."""
+        alike: dict[str, bool] = {}
+        for (record_id, name), fp16 in self.figures.items():
+            bf16 = self.figures.get((record_id, figure_names.DENSE_BF16_FLOPS))
+            if name == figure_names.DENSE_FP16_FLOPS and bf16 is not None:
+                vendor = self.kinds[record_id][1]
+                alike[vendor] = alike.get(vendor, True) and fp16.value == bf16.value
+        return {vendor for vendor, same in alike.items() if same}
 
     def _link(self, record_id: str, name: str, one_way: bool) -> list[_Expected]:
         found = self.figures.get((record_id, name))
@@ -217,7 +285,7 @@ class Data:
         both = self.figures.get((record_id, "x16_bidirectional_bandwidth"))
         if one is None or both is None:
             return []
-        flit = self.figures.get((record_id, "flit_efficiency"))
+        flit = self.figures.get((record_id, "flit_efficiency")) or self._family_flit(record_id)
         # From the rate after the FLIT overhead as the data counts it up to the raw rate: tables count that overhead
         # differently (242 or 236 payload bytes of 256).
         span = (flit.value, 1.0) if flit else None
@@ -226,6 +294,19 @@ class Data:
         # Both ways is twice the one-way rate, or the raw rate the specification headlines.
         return [_with(both, other_count=one.value, ok_also=[*both.ok_also, (2 * one.value, f"2 x {one.text}")],
                       ok_range=span and (both.value * span[0], both.value))]
+
+    def _family_flit(self, record_id: str) -> _Expected | None:
+        """The FLIT overhead of another link of the family with the same line encoding (PCIe 7 keeps PCIe 6's flits,
+        its record says, and records no overhead of its own)."""
+        encoding = self.figures.get((record_id, "encoding_efficiency"))
+        if encoding is None:
+            return None
+        for (other, name), found in sorted(self.figures.items()):
+            sibling = self.figures.get((other, "encoding_efficiency"))
+            if (name == "flit_efficiency" and other != record_id and self.families.get(other) == self.families.get(record_id)
+                    and sibling is not None and sibling.value == encoding.value):
+                return found
+        return None
 
     def _tier(self, tier: Bandwidth) -> _Expected:
         found = self.figures[(tier.record_id, tier.figure)]
@@ -264,6 +345,12 @@ def _holds(known: tuple[str, ...], word: str) -> bool:
     return any(first + second == word for first, second in pairwise(known))
 
 
+def _extends(known: tuple[str, ...], word: str) -> bool:
+    """Whether a name's words extend a shorthand holding a digit by letters alone ('mi300x' extends 'mi300')."""
+    return any(any(c.isdigit() for c in word) and candidate.startswith(word) and candidate[len(word):].isalpha()
+               for candidate in known)
+
+
 def _with(found: _Expected, **changes: Any) -> _Expected:
     values = asdict(found)
     values.update(changes)
@@ -272,21 +359,43 @@ def _with(found: _Expected, **changes: Any) -> _Expected:
 
 def judge(table: list[Field], data: Data, path: str) -> list[Finding]:
     """A finding for every field, in the file's order."""
-    return [_judge_one(item, data, path) for item in sorted(table, key=lambda item: (item.line, item.column, item.key))]
+    capacities = _row_capacities(table)
+    return [_judge_one(item, data, path, capacities.get((item.part, item.line), capacities.get((item.part, 0))))
+            for item in sorted(table, key=lambda item: (item.line, item.column, item.key))]
+
+
+def _row_capacities(table: list[Field]) -> dict[tuple[str, int], Field]:
+    """The memory capacity each field's row gives: the one on its line (a table row), else the only one its part has
+    in the file (a file describing one part), under line 0."""
+    found: dict[tuple[str, int], Field] = {}
+    by_part: dict[str, list[Field]] = {}
+    for item in table:
+        if item.meaning == meaning.MEMORY_CAPACITY:
+            found[(item.part, item.line)] = item
+            by_part.setdefault(item.part, []).append(item)
+    for part, items in by_part.items():
+        if len(items) == 1:
+            found[(part, 0)] = items[0]
+    return found
 
 
 def agrees(item: Field, expected: float, expected_text: str = "") -> bool:
     if expected == 0:
         return item.value == 0
-    share = max(half_unit(item.written, item.value), half_unit(expected_text, expected, whole_zeros=True) if expected_text else 0.0, _FLOOR)
+    floor = _CAPACITY_FLOOR if item.meaning == meaning.MEMORY_CAPACITY else _FLOOR
+    share = max(half_unit(item.written, item.value), half_unit(expected_text, expected, whole_zeros=True) if expected_text else 0.0, floor)
     return abs(item.value - expected) <= min(share, _CAP) * abs(expected)
 
 
-def _judge_one(item: Field, data: Data, path: str) -> Finding:
+def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None) -> Finding:
     finding = Finding(path, item.line, item.column, item.key, item.written, item.part, "unmatched")
-    parts, why = data.parts(item.part)
+    parts, why, guessed = data.parts(item.part)
     if not parts:
         finding.note = why
+        return finding
+    if capacity is not None and data.other_variant(parts, capacity):
+        finding.record = ", ".join(sorted(parts))
+        finding.note = f"a {capacity.written} variant, which the data does not hold ({finding.record} is named for another capacity)"
         return finding
     expectations = [expected for record_id in sorted(parts) for expected in data.expected(record_id, item.meaning)]
     if not expectations:
@@ -294,6 +403,16 @@ def _judge_one(item: Field, data: Data, path: str) -> Finding:
         finding.note = f"no {item.meaning.replace('dense:', 'dense ').replace('_', ' ')} figure for {finding.record}"
         return finding
     verdict, chosen, note = _verdict(item, expectations, data, parts)
+    if guessed and verdict != "ok" and capacity is not None and data.refutes(parts, capacity):
+        verdict, note = "unmatched", f"{why}, but the row's {capacity.written} is not its capacity: another part is meant"
+    elif guessed and verdict == "mismatch":
+        # Under a shorthand, a value that is no error the data can name may as well be another part's right figure.
+        verdict, note = "unmatched", f"{why}, whose figure it does not match: another part may be meant"
+    elif guessed:
+        note = f"{why}; {note}" if note else why
+    if verdict in ("mismatch", "wrong-variant") and item.meaning == meaning.POWER:
+        # Power is quoted as TDP, typical, or peak board power; the data records one, and the file may mean another.
+        verdict, note = "unmatched", "a power figure of another kind than the data's (TDP, typical or peak board power)"
     finding.verdict = verdict
     finding.record = chosen.record
     finding.figure = chosen.figure
@@ -319,6 +438,14 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
             for value, text in expected.ok_also:
                 if same(item, value, text):
                     return "ok", expected, f"equals the recorded alternative {text}"
+            for value, text in expected.exact_also:
+                if abs(item.value - value) <= 2**20:
+                    return "ok", expected, f"what the driver reports, {text}"
+        if item.share_of_part:
+            for expected in expectations:
+                for dies in range(2, 9):
+                    if agrees(replace(item, value=item.value * dies), expected.value, expected.text):
+                        return "ok", expected, f"one of {dies} equal shares of {expected.text}, as the file says (per die, core or device)"
         for expected in expectations:
             for value, text in expected.older:
                 if same(item, value, text):

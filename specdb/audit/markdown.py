@@ -9,7 +9,10 @@ in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its d
 ("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
 how it counts is not judged. On a row that names a link (ml-engineering's `network/README.md`: "NVLink 4", "PCIe 5"),
 a column that names only a direction ("Uni-dir.", "Duplex") is that link's rate one way or both; a column of totals
-per node or of rates per lane or per link is not judged. The first column names the part.
+per node or of rates per lane or per link is not judged. The first column names the part, unless a later one is headed
+as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first). A header naming
+a number format, memory or memory bandwidth without a unit is read where the cell gives its own ("1979 TFLOPS"), and a
+cell may name its own number format after the value ("3958 TFLOPS (FP8)").
 """
 
 from __future__ import annotations
@@ -41,11 +44,12 @@ def read(path: str, text: str) -> list[Field]:
     while index + 1 < len(lines):
         if "|" in lines[index] and _SEPARATOR.match(lines[index + 1]):
             header = _cells(lines[index])
-            columns = _columns(header)
+            named = _part_column(header)
+            columns = _columns(header, named)
             row = index + 2
             while row < len(lines) and "|" in lines[row] and lines[row].strip():
                 if columns:
-                    found.extend(_row(lines[row], row + 1, header, columns))
+                    found.extend(_row(lines[row], row + 1, header, columns, named))
                 row += 1
             index = row
         else:
@@ -67,8 +71,22 @@ def _cells(line: str) -> list[tuple[int, str]]:
     return cells
 
 
-def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
-    """Column index → (meaning, scale of the header's unit, unit as written) for every column whose header says what it holds."""
+_PART_HEADER = re.compile(r"^(name|gpu|model|accelerator|device|part|chip|sku|product)s?\b", re.IGNORECASE)
+
+
+def _part_column(header: list[tuple[int, str]]) -> int:
+    """The column naming the part: the first headed as such ("Name", "GPU", "Model") after a first column that is not,
+    as in tables that put the architecture first; else the first."""
+    if header and not _PART_HEADER.match(header[0][1]):
+        for position, (_, cell) in enumerate(header[1:], start=1):
+            if _PART_HEADER.match(cell):
+                return position
+    return 0
+
+
+def _columns(header: list[tuple[int, str]], named: int = 0) -> dict[int, tuple[str, float]]:
+    """Column index → (meaning, scale of the header's unit) for every column whose header says what it holds; a scale
+    of 0 where the header names the quantity but no unit, so that only cells giving their own unit are read."""
     if not header:
         return {}
     table_unit = _UNIT.search(header[0][1])
@@ -79,15 +97,19 @@ def _columns(header: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
     memory_table = any(re.search(r"\b(memory|hbm)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
     for position, (_, cell) in enumerate(header[1:], start=1):
         lowered = cell.lower()
-        if "sparse" in lowered or "sparsity" in lowered:
+        if "sparse" in lowered or "sparsity" in lowered or position == named:
             continue
         own_unit = _UNIT.search(cell)
         unit = (own_unit or table_unit)
         unit_text = unit.group(1) if unit else ""
         scale = _SCALES.get(unit_text.lower(), 0.0)
         dtype = _dtype(lowered)
-        if dtype and unit_text.lower() in ("tflops", "pflops", "tops"):
+        if dtype and (unit_text.lower() in ("tflops", "pflops", "tops") or not unit_text):
             columns[position] = (meaning.dense(dtype), scale)
+        elif not unit_text and re.search(r"(memory|hbm)\W+bandwidth", lowered):
+            columns[position] = (meaning.MEMORY_BANDWIDTH, 0.0)
+        elif not unit_text and re.search(r"\b(memory|hbm)$", lowered):
+            columns[position] = (meaning.MEMORY_CAPACITY, 0.0)
         elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
         elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gib"):
@@ -124,11 +146,11 @@ def _dtype(header: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]]) -> list[Field]:
+def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]], named: int = 0) -> list[Field]:
     cells = _cells(line)
-    if not cells:
+    if len(cells) <= named:
         return []
-    part = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", cells[0][1]).strip()
+    part = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", cells[named][1]).strip()
     if not part:
         return []
     found = []
@@ -140,11 +162,24 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
             quantity = _direction(cell.lower())
             if quantity is None:
                 continue
+        # A cell may name its own number format after the value ("3958 TFLOPS (FP8)" under "FP8 / INT8").
+        said = re.search(r"\(([^)]*[a-zA-Z][^)]*)\)\s*$", cell)
+        if said and quantity.startswith(meaning.DENSE) and _dtype(said.group(1).lower()):
+            quantity = meaning.dense(_dtype(said.group(1).lower()))
+        if said and not _direction(said.group(1).lower()):
+            cell = cell[:said.start()].rstrip()
         value = _value(_DIRECTION_WORDS.sub("", cell), scale)
         if value is None:
             continue
         key = f"{part} / {header[position][1]}"
-        found.append(Field(number, column, key, cell, value, scale, "", part, quantity,
+        unit = ""
+        if not scale:
+            # The cell's own unit, for a replacement written alike ("989 TFLOPS").
+            written = _NUMBER.match(cell.replace("**", "").strip())
+            if written is None or not float(written.group(1).replace(",", "")):
+                continue
+            scale, unit = value / float(written.group(1).replace(",", "")), f" {written.group(2)}"
+        found.append(Field(number, column, key, cell, value, scale, unit, part, quantity,
                            either_gb=quantity == meaning.MEMORY_CAPACITY))
     return found
 

@@ -92,10 +92,29 @@ def _dtype(node: ast.AST) -> str | None:
     return _DTYPES.get(word.lower()) if word else None
 
 
-def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0) -> Field:
+def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0,
+           said: str = "") -> Field:
     written = ast.get_source_segment(text, node) or repr(value)
     scale, unit = (unit_scale, "") if unit_scale != 1.0 else _notation(node, written)
-    return Field(node.lineno, node.col_offset + 1, key, written, value * unit_scale, scale, unit, part, quantity)
+    share = bool(_SHARE.search(f"{said} {_comments(text, node.lineno)}"))
+    return Field(node.lineno, node.col_offset + 1, key, written, value * unit_scale, scale, unit, part, quantity,
+                 share_of_part=share)
+
+
+# What a comment says when its rate is one die's, core's or device's share of the part: torchtitan's MI250X "(per
+# GCD)", Composer's Trainium "Numbers are halved as ... each chip appears as 2 devices".
+_SHARE = re.compile(r"\bper[- ](?:gcd|die|core|chiplet|tile)\b|\bhalved\b|\bappears as \d+ devices\b", re.IGNORECASE)
+
+
+def _comments(text: str, line: int) -> str:
+    """The comment on a line and the comment lines directly above it."""
+    lines = text.splitlines()
+    said = [lines[line - 1].partition("#")[2]] if "#" in lines[line - 1] else []
+    above = line - 2
+    while above >= 0 and lines[above].lstrip().startswith("#"):
+        said.append(lines[above].lstrip()[1:])
+        above -= 1
+    return " ".join(said)
 
 
 def _notation(node: ast.AST, written: str) -> tuple[float, str]:
@@ -110,12 +129,12 @@ def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -
     """A table's rates; a table named for its unit (`PEAK_TFLOPS`, `gpu_tflops`) holds numbers in that unit."""
     unit_scale = next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
     found: list[Field] = []
-    _walk(text, name, table, [], None, constants, unit_scale, found)
+    _walk(text, name, table, [], None, constants, unit_scale, found, "")
     return found
 
 
 def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None, constants: dict[str, float],
-          unit_scale: float, found: list[Field]) -> None:
+          unit_scale: float, found: list[Field], said: str) -> None:
     """Rates at any depth: keys that name a number format give the format, the other keys name the device ("NVIDIA",
     then "A100", is 'NVIDIA A100'), in either order."""
     for key, value in zip(table.keys, table.values):
@@ -128,7 +147,7 @@ def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str 
         where = f"{path}[{ast.unparse(key)}]"
         named = [*devices, device] if device else devices
         if isinstance(value, ast.Dict):
-            _walk(text, where, value, named, own_dtype or dtype, constants, unit_scale, found)
+            _walk(text, where, value, named, own_dtype or dtype, constants, unit_scale, found, f"{said} {_comments(text, key.lineno)}")
             continue
         rate = _number(value, constants)
         if not named or rate is None or rate * unit_scale < _SMALLEST:
@@ -137,7 +156,7 @@ def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str 
         # Lightning's `_TPU_FLOPS` is keyed "v4": the table's name says what the part is.
         if "tpu" in path.lower() and "tpu" not in part.lower():
             part = f"TPU {part}"
-        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale))
+        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale, said))
 
 
 def _names(test: ast.AST) -> list[str]:

@@ -5,6 +5,7 @@ Kept apart from `vocabulary`, which builds every declaration, so that a read com
 
 MEMORY_BANDWIDTH = "memory_bandwidth"
 MEMORY_CAPACITY = "memory_capacity"
+DRIVER_MEMORY_TOTAL = "driver_memory_total"
 DENSE_BF16_FLOPS = "dense_bf16_flops"
 DENSE_FP16_FLOPS = "dense_fp16_flops"
 DENSE_FP8_FLOPS = "dense_fp8_flops"
