@@ -234,9 +234,10 @@ def test_usage_errors(bundled_db, tmp_path, monkeypatch, args, message):
 
 def test_a_file_that_is_not_text_is_a_usage_error(bundled_db, tmp_path):
     binary = tmp_path / "page.txt"
-    binary.write_bytes(b"HBM \xff\xfe 3.35 TB/s")
+    binary.write_bytes(b"HBM\n3.35 \xff\xfe TB/s")
     result = run(bundled_db, str(binary))
-    assert result.exit_code == 2 and "page.txt: byte 4: not UTF-8 text" in result.stderr
+    # "3.35 " is five characters of line 2: the byte after them is the sixth.
+    assert result.exit_code == 2 and "page.txt:2:6: not UTF-8: byte 0xff cannot be decoded" in result.stderr
 
 
 def test_check_loads_no_heavy_library(bundled_db):

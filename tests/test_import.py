@@ -78,7 +78,7 @@ def test_bad_logs_are_usage_errors_that_name_the_file(cli, tmp_path, content, me
 
 def test_refusals(cli, log, tmp_path):
     missing = cli("import", "nccl-tests", str(tmp_path / "none.log"), "--platform", "test-system", "--algorithm", "ring")
-    assert missing.exit_code == 2 and "cannot be read" in missing.stderr
+    assert missing.exit_code == 2 and "none.log: no such file" in missing.stderr
     not_a_platform = cli("import", "nccl-tests", str(log), "--platform", "test-gpu", "--algorithm", "ring")
     assert not_a_platform.exit_code == 2
     bad_id = cli("import", "nccl-tests", str(log), "--platform", "test-system", "--algorithm", "ring", "--id", "Bad Id")
@@ -321,10 +321,10 @@ def test_a_full_disk_leaves_no_file(cli, specs, log, monkeypatch):
 
 
 @pytest.mark.parametrize("path, message", [
-    ("/dev/zero", "/dev/zero: cannot be read (larger than 64 MiB, more than the output of one run)"),
-    # "# nccl-tests " is 13 bytes: the 14th is the first that is not UTF-8.
-    ("not-utf8.log", "not-utf8.log: cannot be read (not UTF-8 text: byte 14)"),
-    (".", ": cannot be read (Is a directory)"),
+    ("/dev/zero", "/dev/zero: larger than 64 MiB, more than the output of one run"),
+    # "# nccl-tests " is 13 bytes: the 14th, on line 1, is the first that is not UTF-8.
+    ("not-utf8.log", "not-utf8.log:1:14: not UTF-8: byte 0xff cannot be decoded"),
+    (".", ": is a folder; name the log to import"),
 ])
 def test_what_is_not_a_readable_log_is_refused_without_reading_it_all(cli, specs, tmp_path, path, message):
     (tmp_path / "not-utf8.log").write_bytes(b"# nccl-tests \xff\xfe\n")

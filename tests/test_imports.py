@@ -10,7 +10,7 @@ from conftest import REPO
 
 # The layers of docs/design.md, lowest first: a module imports from its own layer or a lower one, never a higher.
 LAYERS = (
-    {"errors", "progress", "resources", "suggest", "output", "licensing", "atomicwrite", "names"},
+    {"errors", "progress", "resources", "suggest", "output", "licensing", "atomicwrite", "names", "textfile"},
     {"format"},
     {"load", "locations"},
     {"db"},

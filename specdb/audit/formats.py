@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from specdb.audit import (
     FORMATS,
@@ -24,22 +23,9 @@ MAX_FILE_BYTES = 8 * 1024 * 1024
 
 def read_text(path: str) -> str:
     """The file's text; a file that cannot be read, or is not UTF-8, is a usage error naming it."""
-    try:
-        raw = Path(path).read_bytes()[: MAX_FILE_BYTES + 1]
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder; name the files to audit") from None
-    except OSError as error:
-        raise UsageError(f"{path}: cannot be read ({error.strerror})") from None
-    if len(raw) > MAX_FILE_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MiB; not a hand-kept table")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = raw.count(b"\n", 0, error.start) + 1
-        column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-        raise UnreadableTable(path, f"not UTF-8: byte 0x{raw[error.start]:02x} cannot be decoded", line, column) from None
+    from specdb import textfile
+
+    return textfile.read_text(path, MAX_FILE_BYTES, name_instead="the files to audit", too_large="not a hand-kept table")
 
 
 def detect(path: str, text: str) -> str:

@@ -46,32 +46,6 @@ def check(
 
 def _read(path: str) -> str:
     from specdb.check.verdicts import MAX_PAGE_BYTES
-    from specdb.errors import UsageError
+    from specdb.textfile import read_text
 
-    try:
-        if path == "-":
-            data = _read_at_most(sys.stdin.buffer, MAX_PAGE_BYTES + 1)
-        else:
-            with open(path, "rb") as stream:
-                data = _read_at_most(stream, MAX_PAGE_BYTES + 1)
-    except FileNotFoundError:
-        raise UsageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise UsageError(f"{path}: is a folder; name the files to check") from None
-    except OSError as error:
-        raise UsageError(f"{path}: cannot be read ({error.strerror})") from None
-    if len(data) > MAX_PAGE_BYTES:
-        raise UsageError(f"{path}: larger than {MAX_PAGE_BYTES // 1024 // 1024} MiB, the most check reads of one page; check it in parts")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise UsageError(f"{path}: byte {error.start}: not UTF-8 text") from None
-
-
-def _read_at_most(stream, limit: int) -> bytes:
-    """Up to `limit` bytes, a block at a time, so that Ctrl-C ends an endless input (/dev/zero) and its size is bounded."""
-    blocks, size = [], 0
-    while size < limit and (block := stream.read(min(1 << 20, limit - size))):
-        blocks.append(block)
-        size += len(block)
-    return b"".join(blocks)
+    return read_text(path, MAX_PAGE_BYTES, name_instead="the files to check", too_large="the most check reads of one page; check it in parts")

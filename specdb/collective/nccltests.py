@@ -51,17 +51,9 @@ class Log:
 
 def read_log(path: Path) -> str:
     """The text of a log (a file, or a pipe such as a shell's process substitution); what cannot be read as one is a usage error."""
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read(MAX_LOG_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    if len(raw) > MAX_LOG_BYTES:
-        raise UsageError(f"{path}: cannot be read (larger than {MAX_LOG_BYTES // 2**20} MiB, more than the output of one run)")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: cannot be read (not UTF-8 text: byte {exc.start + 1})") from None
+    from specdb.textfile import read_text
+
+    return read_text(str(path), MAX_LOG_BYTES, name_instead="the log to import", too_large="more than the output of one run")
 
 
 def parse(text: str, name: str) -> Log:

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from specdb.load.files import MAX_FILE_BYTES, too_large
+from specdb.textfile import undecodable
 
 try:
     from yaml import CSafeLoader as _SafeLoader
@@ -101,9 +102,7 @@ def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, l
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
-        return None, [YamlProblem(f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded", line, column)]
+        return None, [YamlProblem(*undecodable(raw, exc))]
     if text.startswith("\ufeff"):
         text = text[1:]
         raw = raw[3:]
