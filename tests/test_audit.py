@@ -361,3 +361,11 @@ def test_a_markdown_table_may_name_its_part_in_a_later_column_and_give_units_in_
         ("B200 / GPU Memory", "mismatch", "memory_capacity", "0.18 TB"),
         ("B200 / FP16 / BF16", "ok", "dense_bf16_flops", None),
     ]
+
+
+def test_the_readme_shows_what_audit_says_of_its_real_file(audit):
+    """The README's example is the summary audit prints today for InferenceX's table, not one from an older data."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("$ specdb audit gpu-specs.ts\n", 1)[1].splitlines()[0]
+    result = audit(str(FIXTURES / "inferencex-gpu-specs.ts"))
+    assert shown == result.stdout.splitlines()[0].replace(str(FIXTURES / "inferencex-gpu-specs.ts"), "gpu-specs.ts")
