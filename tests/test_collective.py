@@ -1232,3 +1232,14 @@ def test_a_run_on_more_than_256_gpus_checks_the_estimate_at_scale_and_calibrates
     [row] = held_out(connection)
     assert (row["run"], row["algorithm"], row["estimate_over_measured"]) == ("test-system.measured_all_reduce_busbw_512gpu_ring_64nodes", "ring", round(300 / 360, 3))
     assert [row["run"] for row in leave_one_out(connection)] == ["test-system.measured_all_reduce_busbw_16gpu_ring_2nodes"]
+
+
+def test_the_published_1440_gpu_run_is_held_out_and_checks_the_estimate_at_scale(bundled):
+    # CoreWeave's 20 GB200 NVL72 racks, 8 GiB in place at 382.11 GB/s busbw: 2 x 1439/1440 x 8 GiB / 382.11 GB/s = 44.93 ms.
+    # The peak bound of the ring: each of a rack's 16 NICs carries 2 x 1439/1440 x 8 GiB / 16 at 50 GB/s, 21.46 ms (longer than
+    # NVLink's 18.82 ms), plus 2,840 steps at 0.6 us inside and 38 at 2.7 us across: 23.27 ms, 0.518 of the measured time.
+    run = "coreweave-gb200-nvl72-nccl-tests.measured_all_reduce_busbw_1440gpu_20racks_default_8gib"
+    rows = {row["run"]: row for row in held_out(bundled)}
+    assert (rows[run]["gpus"], rows[run]["domains"], rows[run]["algorithm"]) == (1440, 20, "ring")
+    assert rows[run]["bound_over_measured"] == pytest.approx(0.518, abs=0.001)
+    assert run not in {row["run"] for row in leave_one_out(bundled)}
