@@ -165,3 +165,35 @@ def test_the_repositorys_own_recent_changes_read_as_reading_both_whole_reads_the
     specs = REPO / "specs"
     for new, old in zip(commits, commits[1:]):
         assert _reported(old, new, specs) == _whole(old, new, specs), (old, new)
+
+
+def test_a_revision_committed_with_a_record_it_did_not_hold_yet_is_read_as_committed(tmp_path):
+    """A system committed a commit before the accelerator it is built on: the old revision diffs (exit 1 with
+    --exit-code, not 2), says what it lacked, and the accelerator shows as added."""
+    root = tmp_path / "repo"
+    specs = root / "specs"
+    shutil.copytree(TEST_SPECS, specs)
+    run = lambda *args: subprocess.run([*GIT, "-C", str(root), *args], check=True, capture_output=True)  # noqa: E731
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    gpu = specs / "accelerator" / "test-gpu.yaml"
+    held = gpu.read_text()
+    gpu.unlink()
+    run("add", "-A")
+    run("commit", "-qm", "the system before its accelerator")
+    gpu.write_text(held)
+    run("add", "-A")
+    run("commit", "-qm", "the accelerator")
+    from typer.testing import CliRunner
+
+    from specdb.cli import app
+
+    result = CliRunner().invoke(app, ["diff", "HEAD~1", "HEAD", "--exit-code", "--format", "json", "--specs", str(specs)])
+    assert result.exit_code == 1, result.stderr
+    assert "HEAD~1 names records it does not hold" in result.stderr and "no record 'test-gpu'" in result.stderr
+    assert {c["record"] for c in json.loads(result.stdout) if c["change"] == "record_added"} == {"test-gpu"}
+    broken = gpu.read_text().replace("id: test-gpu", "id: test-gpu\nnot_a_key: 1", 1)
+    gpu.write_text(broken)
+    run("add", "-A")
+    run("commit", "-qm", "an invalid record")
+    # A record invalid on its own is still an error, as before.
+    assert CliRunner().invoke(app, ["diff", "HEAD~1", "HEAD", "--specs", str(specs)]).exit_code == 2

@@ -252,7 +252,9 @@ def _validated(
     if not (dataset.ok and (not whole or _valid_across_records(dataset, found.values(), every))):
         if whole:
             dataset = load_files(specs, SpecsInMemory(files), shown)
-        raise InvalidSpecs(dataset.problems)
+        if not (whole and _only_dangling(dataset.problems)):
+            raise InvalidSpecs(dataset.problems)
+        _say_read_as_committed(text, dataset.problems)
     validated = {loaded.relpath: list(record_rows(loaded.model, loaded.relpath, dataset.policies, Numbering())) for loaded in dataset.records.values()}
     # A file an older format split in two is read again each time: its rows are those of two records.
     revisioncache.store_files({keys[relpath]: rows for relpath, rows in validated.items() if relpath in keys and relpath not in dataset.split_from.values()})
@@ -282,8 +284,25 @@ def _platforms(found: dict[str, revisioncache.Rows]) -> Iterator[revisioncache.R
         if relpath.startswith("system/"):
             yield rows
             accelerator = next((row["target_id"] for table, row in rows if table == "record_use" and row["role"] == "accelerator"), None)
-            if accelerator is not None:
+            if f"accelerator/{accelerator}.yaml" in found:  # absent only from a revision read as committed, see _only_dangling
                 yield found[f"accelerator/{accelerator}.yaml"]
+
+
+def _only_dangling(problems: list) -> bool:
+    """Whether every problem of a whole revision is a reference to a record it does not hold.
+
+    Such a revision was committed that way (a system added a commit before the accelerator it is built on): each of its
+    records is valid on its own, so it is read as it was, and what it lacks shows as the records the other side adds.
+    """
+    return bool(problems) and all(problem.code == "unknown-record" for problem in problems)
+
+
+def _say_read_as_committed(text: str, problems: list) -> None:
+    import sys
+
+    first = problems[0]
+    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+    print(f"specdb: warning: {text} names records it does not hold ({first}{more}); read as it was committed", file=sys.stderr)
 
 
 def _valid_across_records(dataset: Dataset, remembered: Iterable[revisioncache.Rows], every: SpecSource) -> bool:
