@@ -1,8 +1,8 @@
 """Precision, recall and alarms right of `specdb check` on real public pages annotated by hand before the checker ran on them.
 
-Usage: python bench/check_outside.py [FOLDER] [--split tuning|held-out|all]
+Usage: python bench/check_outside.py [FOLDER...] [--split tuning|held-out|all]
 
-FOLDER (default tests/data/check-outside) holds pages `NNN-slug.ext`, each beside `NNN-slug.ext.expected.tsv`
+Each FOLDER (default tests/data/check-outside) holds pages `NNN-slug.ext`, each beside `NNN-slug.ext.expected.tsv`
 whose rows are: line, column, claim as written, verdict, the accepted record.figure labels (`|` between
 alternatives; `-` when any figure, or none, is right) and a note. Pages whose number is divisible by 3 are
 held out: they are measured once, at the end, and never used to change the rules; `--split tuning` (the
@@ -95,7 +95,7 @@ def annotations(page: Path) -> list[Annotation]:
     return rows
 
 
-def score(folder: Path, chosen: list[Path], database: Database) -> dict:
+def score(chosen: list[Path], database: Database) -> dict:
     found = right = alarms = alarms_right = expected = hits = 0
     missed, wrong = [], []
     for page in chosen:
@@ -131,14 +131,14 @@ def _share(part: int, whole: int) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("folder", nargs="?", default=str(ROOT / "tests" / "data" / "check-outside"))
+    parser.add_argument("folders", nargs="*", default=[str(ROOT / "tests" / "data" / "check-outside")])
     parser.add_argument("--split", choices=(*SPLITS, "all"), default="tuning")
     parser.add_argument("--quiet", action="store_true", help="print the scores only, not the missed and wrong rows")
     arguments = parser.parse_args()
-    folder = Path(arguments.folder)
+    folders = [Path(folder) for folder in arguments.folders]
     database = Database(specdb.connect(ROOT / "specs"))
     for split in SPLITS if arguments.split == "all" else (arguments.split,):
-        result = score(folder, pages(folder, split), database)
+        result = score([page for folder in folders for page in pages(folder, split)], database)
         print(f"{split}: {result['pages']} pages, {result['expected']} annotated claims, {result['findings']} findings: "
               f"precision {_share(result['right'], result['findings'])}, recall {_share(result['hits'], result['expected'])}, "
               f"alarms right {_share(result['alarms_right'], result['alarms'])}")

@@ -8,11 +8,12 @@ reads units exactly as the specs do.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
 from specdb.check.page import Page, Spans
-from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, parse_quantity
+from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, UnitError, parse_quantity
 
 # Prose writes bandwidths and sizes up to peta; exa only in FLOPS, spelt out below.
 _PREFIXES = tuple(prefix for prefix in SI_PREFIXES if prefix != "E")
@@ -23,7 +24,7 @@ def _spellings() -> dict[str, str]:
     table: dict[str, str] = {}
     for prefix in _PREFIXES:
         table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s"})
-        for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s"):
+        for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
         table[f"{prefix}B"] = f"{prefix}B"
@@ -32,6 +33,8 @@ def _spellings() -> dict[str, str]:
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
         for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):
             table[spelling] = f"{prefix}FLOPS"
+        # Integer operations per second: the data keeps them as FLOPS with the number format int8.
+        table[f"{prefix}OPS"] = f"{prefix}FLOPS"
     table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
     table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
     table.update({"%": "%", "percent": "%", "per cent": "%"})
@@ -47,30 +50,41 @@ _WORD_NUMBERS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }
-_NUMBER = r"(?<![\w.,/\-−])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)"
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
+_NUMBER = rf"(?<![\w.,/\-−])(?P<number>{_DIGITS})(?![\d,]\d)"
+# The low end of a range written before the number ("600-900 GB/s", "from 50 to 100 GB/s").
+_LOW = r"(?<![\w.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
 _SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
-QUANTITY = re.compile(rf"{_NUMBER}{_SPACE}(?P<unit>{_UNIT})(?![\w/])")
+# A unit may name what it is counted per: "GB/s/GPU", "GB/s/dir".
+_PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
+             "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d){_SPACE}(?P<unit>{_UNIT})"
+                      rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![\w/])")
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
+_WORD = "|".join(_WORD_NUMBERS)
 COUNT = re.compile(
-    rf"{_NUMBER}(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z][\w.]*\s+){{0,2}}?"
+    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
     r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
 )
 _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|bigger|wider|narrower|as|the|that|difference|gap|step|cliff|speed-?up|slowdown|advantage|ratio)\b"
-_WORD = "|".join(_WORD_NUMBERS)
 RATIO = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
     rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
     rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
     re.IGNORECASE,
 )
+# "9x more GPUs", "four times as many ports": a ratio of counts, which no figure holds.
+_COUNT_RATIO = re.compile(r"\s*(?:more|fewer|as\s+many)\s+(?:[\w-]+\s+){0,2}?(?:GPU|accelerator|chip|node|server|rack|port|link|lane|NIC|switch|core)(?:e?s)?\b",
+                          re.IGNORECASE)
 _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
-BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b|\bfull[\s-]duplex\b|\bduplex\b", re.IGNORECASE)
+BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b", re.IGNORECASE)
+# Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
 PER_DIRECTION = re.compile(
-    r"\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
+    r"\bfull[\s-]duplex\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
     re.IGNORECASE,
 )
 _SCOPES = (
@@ -106,18 +120,38 @@ class Claim:
     scope: str | None = None
     noun: str | None = None
     high: float | None = None
+    low: float | None = None
     derived_size: float | None = None
     derived_bandwidth: int | None = None
 
 
 def _number(text: str) -> tuple[float, float]:
-    """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005)."""
-    digits = text.replace(",", "")
-    value = float(digits)
+    """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005, "3.4e12" -> 5e10)."""
+    digits, _, exponent = text.replace(",", "").casefold().partition("e")
+    scale = 10.0 ** int(exponent) if exponent else 1.0
+    value = float(digits) * scale
     if "." in digits:
-        return value, 0.5 * 10.0 ** -len(digits.split(".")[1])
+        return value, 0.5 * 10.0 ** -len(digits.split(".")[1]) * scale
     trailing = len(digits) - len(digits.rstrip("0"))
-    return value, 0.5 * 10.0 ** min(trailing, len(digits) - 1)
+    return value, 0.5 * 10.0 ** min(trailing, len(digits) - 1) * scale
+
+
+def _quantity(match: re.Match) -> Claim | None:
+    """A number with a unit as a claim; None for a number no hardware has (zero, "0.5 kB/s", "10000000000 TB/s")."""
+    unit = UNIT_SPELLINGS[match["unit"]]
+    number, half = _number(match["number"])
+    low = _number(match["low"])[0] if match["low"] else None
+    if not (math.isfinite(number) and number > 0) or (low is not None and not 0 < low < number):
+        return None
+    try:
+        quantity = parse_quantity(f"{number!r} {unit}")
+    except UnitError:
+        return None
+    factor = quantity.value / number
+    per = _PER_UNIT[match["per"].casefold()] if match["per"] else None
+    return Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension, match["unit"],
+                 half * factor, basis=per if per == "per-direction" else None, scope=None if per == "per-direction" else per,
+                 low=low * factor if low is not None else None)
 
 
 def extract(page: Page) -> list[Claim]:
@@ -128,31 +162,30 @@ def extract(page: Page) -> list[Claim]:
     free = taken.free
 
     for match in QUANTITY.finditer(text):
-        unit = UNIT_SPELLINGS[match["unit"]]
-        number, half = _number(match["number"])
-        if number <= 0:
-            continue
-        quantity = parse_quantity(f"{number!r} {unit}")
-        factor = quantity.value / number
-        found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
-                           match["unit"], half * factor))
-        taken.add(match.start(), match.end())
+        claim = _quantity(match)
+        if claim is not None:
+            found.append(claim)
+            taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
         if not free(match.start(), match.end()):
             continue
-        number, half = _number(match["number"])
+        number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
+        if number <= 0:
+            continue
         if match["thousands"]:
             number, half = number * 1000, half * 1000
         noun = _COUNT_NOUNS[match["noun"].casefold()] if match["noun"] else "accelerators"
         found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half, noun=noun))
         taken.add(match.start(), match.end())
     for match in RATIO.finditer(text):
-        if not free(match.start(), match.end()):
+        if not free(match.start(), match.end()) or _COUNT_RATIO.match(text, match.end()):
             continue
         if match["word"]:
             number, half = float(_WORD_NUMBERS[match["word"].casefold()]), 0.5
         else:
             number, half = _number(match["number"])
+        if number <= 0:
+            continue
         high = match["high"] or match["high_words"]
         end = match.end() if match["sign"] or "fold" in match.group() else match.start() + len(match.group().rstrip())
         found.append(Claim("ratio", match.start(), end, text[match.start():end].strip(), number, "ratio", "x", half,
@@ -193,8 +226,8 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
     after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
     around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
-    basis = "bidirectional" if BIDIRECTIONAL.search(around) else "per-direction" if PER_DIRECTION.search(around) else None
-    scope = next((name for name, pattern in _SCOPES if pattern.search(around)), None)
+    basis = claim.basis or ("bidirectional" if BIDIRECTIONAL.search(around) else "per-direction" if PER_DIRECTION.search(around) else None)
+    scope = claim.scope or next((name for name, pattern in _SCOPES if pattern.search(around)), None)
     return replace(claim, basis=basis, scope=scope)
 
 

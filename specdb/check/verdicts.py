@@ -847,8 +847,10 @@ def _ratio_agrees(claim: Claim, value: float) -> bool:
 # Numbers ----------------------------------------------------------------------
 
 def _agrees(claim: Claim, expected: float) -> bool:
-    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off."""
+    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off; for a range, within it so widened."""
     tolerance = min(claim.half_unit, _ROUNDING_CAP * abs(expected)) + _FLOATING_POINT * abs(expected)
+    if claim.low is not None:
+        return claim.low - tolerance <= expected <= claim.value + tolerance
     return abs(claim.value - expected) <= tolerance
 
 
