@@ -61,6 +61,9 @@ _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator":
              "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
 QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d){_SPACE}(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![\w/])")
+_HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
+# A number with no unit after it: in a cell, its unit is its column's.
+_BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
 _WORD = "|".join(_WORD_NUMBERS)
@@ -191,9 +194,35 @@ def extract(page: Page) -> list[Claim]:
         found.append(Claim("ratio", match.start(), end, text[match.start():end].strip(), number, "ratio", "x", half,
                            high=float(high) if high else None))
         taken.add(match.start(), end)
+    found.extend(_bare_cell_numbers(page, taken))
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
     return [_with_context(page, found, index) for index in range(len(found))]
+
+
+def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
+    """Numbers alone in a table cell ("80", "3.35", "3.4e12") whose column header gives the unit ("Memory (GB)", "HBM TB/s")."""
+    found = []
+    for cell in page.cells:
+        if cell.header is None:
+            continue
+        unit = _HEADER_UNIT.search(page.text, cell.header.start, cell.header.end)
+        if unit is None or UNIT_SPELLINGS[unit["unit"]] == "%":
+            continue
+        for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
+            if not taken.free(match.start(), match.end()):
+                continue
+            number, half = _number(match["number"])
+            if not (math.isfinite(number) and number > 0):
+                continue
+            try:
+                quantity = parse_quantity(f"{number!r} {UNIT_SPELLINGS[unit['unit']]}")
+            except UnitError:
+                continue
+            factor = quantity.value / number
+            found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
+                               unit["unit"], half * factor))
+    return found
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:
@@ -218,7 +247,8 @@ def _derivations(text: str, claims: list[Claim]) -> list[Claim]:
 
 
 def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
-    """The basis and scope the words around a claim state, looked for in its clause and not past a neighbouring claim."""
+    """The basis and scope the words around a claim state, looked for in its clause and not past a neighbouring claim,
+    else, in a table cell, in its column's header, its row's label and the table's caption."""
     claim = claims[index]
     if claim.kind != "quantity":
         return claim
@@ -226,9 +256,20 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
     after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
     around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
-    basis = claim.basis or ("bidirectional" if BIDIRECTIONAL.search(around) else "per-direction" if PER_DIRECTION.search(around) else None)
-    scope = claim.scope or next((name for name, pattern in _SCOPES if pattern.search(around)), None)
+    basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)
+    cell = page.cell_of(claim.start)
+    if cell is not None and (basis is None or scope is None):
+        inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
+        basis, scope = basis or _basis(inherited), scope or _scope(inherited)
     return replace(claim, basis=basis, scope=scope)
+
+
+def _basis(words: str) -> str | None:
+    return "bidirectional" if BIDIRECTIONAL.search(words) else "per-direction" if PER_DIRECTION.search(words) else None
+
+
+def _scope(words: str) -> str | None:
+    return next((name for name, pattern in _SCOPES if pattern.search(words)), None)
 
 
 def _gap_split(text: str, start: int, end: int) -> int:

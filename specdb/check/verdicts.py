@@ -507,7 +507,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
-    tiers = [(nearest(*own, False), "decides"), (nearest(within.start, within.end, False), "decides")]
+    tiers = [(nearest(*own, False), "decides")]
+    tiers += [(nearest(span.start, span.end, False), "decides") for span in _inherited(page, claim)]
+    tiers.append((nearest(within.start, within.end, False), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
     tiers.append((nearest(within.start, within.end, True), "decides"))
@@ -588,7 +590,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     nearby = set(direct)
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
-    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    measured, sparse = _claim_says(state, claim)
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
@@ -629,18 +631,24 @@ def _kind_of(state: _PageState, claim: Claim) -> str:
     if claim.dimension != "compute":
         return claim.dimension.replace("_", " ")
     precision = _precision(state, claim)
-    sparse = "sparse " if state.sentence_says(state.page.sentence_of(claim.start))[1] else ""
+    sparse = "sparse " if _claim_says(state, claim)[1] else ""
     return f"{sparse}{precision + ' ' if precision else ''}compute"
 
 
 def _precision(state: _PageState, claim: Claim) -> str | None:
-    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence, else its paragraph."""
-    sentence = state.page.sentence_of(claim.start)
-    paragraph = state.page.paragraphs[state.page.paragraph_of(claim.start)]
-    for start, end in ((sentence.start, sentence.end), (paragraph.start, claim.start)):
+    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence (its cell,
+    then its header and row label, in a table), else its paragraph."""
+    page = state.page
+    cell = page.cell_of(claim.start)
+    sentence = page.sentence_of(claim.start)
+    paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+    stretches = [(cell.start, cell.end), *((span.start, span.end) for span in _inherited(page, claim))] if cell else []
+    for start, end in (*stretches, (sentence.start, sentence.end), (paragraph.start, claim.start)):
         named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
         if named:
             return named[1]
+    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
+        return "int8"  # operations per second, not floating-point: integer
     return None
 
 
@@ -669,18 +677,38 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
 
 
 def _topic(state: _PageState, index: int) -> str | None:
-    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence."""
+    """The tier or kind of figure named in the claim's own phrase, else (in a table cell) in its column's header, its
+    row's label or the table's caption, else nearest before it in its clause or sentence."""
     page, claim = state.page, state.claims[index]
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
     own_start, own_end = _own_phrase(state, index)
-    for start, end, following in ((own_start, own_end, True), (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
+    before = state.topics.last(own_start, own_end, claim.start) or state.topics.first(own_start, own_end)
+    if before:
+        return before[1]
+    for span in _inherited(page, claim):
+        named = state.topics.first(span.start, span.end)
+        if named:
+            return named[1]
+    for start, end in ((clause.start, clause.end), (sentence.start, sentence.end)):
         before = state.topics.last(start, end, claim.start)
         if before:
             return before[1]
-        after = state.topics.first(start, end) if following else None
-        if after:
-            return after[1]
     return None
+
+
+def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
+    """Whether the claim's sentence, or the header and row label of its table cell, speak of a measurement, and of sparsity."""
+    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    for span in _inherited(state.page, claim):
+        in_span = state.sentence_says(span)
+        measured, sparse = measured or in_span[0], sparse or in_span[1]
+    return measured, sparse
+
+
+def _inherited(page: Page, claim: Claim) -> list[Span]:
+    """What a claim in a table cell inherits its words from: its column's header, its row's label, the table's caption."""
+    cell = page.cell_of(claim.start)
+    return [span for span in (cell.header, cell.label, cell.caption) if span is not None] if cell is not None else []
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
