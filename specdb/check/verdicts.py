@@ -68,6 +68,15 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+# Kinds of figure that no record holds, named by the words of a claim.
+_UNHELD_KINDS = (
+    ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
+    ("an effective or achieved throughput", re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
+    ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+)
+_NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
+# What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
+_SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -399,11 +408,18 @@ def _finding(verdict: str, figure: Figure | None = None, expected: str | None = 
 def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
     claim = state.claims[index]
     topic = _topic(state, index)
-    if claim.dimension == "size" and (_part_of_name(state, claim) or (topic != "memory" and not _names_hardware(state, claim))):
-        return None  # sizes of gradients, weights and buffers are not hardware figures
+    words = _claim_words(state, index)
+    if claim.dimension == "size" and (_part_of_name(state, claim) or _NOT_HARDWARE_SIZE.search(words)
+                                      or (topic != "memory" and not _names_hardware(state, claim))):
+        return None  # sizes of gradients, weights, messages and buffers are not hardware figures
+    if claim.unit == "%" and not _SHARE_OF.search(words):
+        return None  # a percentage is judged only when its words say what it is a share of
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
+    missing = _unheld_kind(claim, words, lookup)
+    if missing:
+        return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
         if lookup.known:
             return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
@@ -415,14 +431,36 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     return finding
 
 
+def _claim_words(state: _PageState, index: int) -> str:
+    """The words that say what a claim measures: its own phrase and, in a table cell, its column's header."""
+    page, claim = state.page, state.claims[index]
+    start, end = _own_phrase(state, index)
+    cell = page.cell_of(claim.start)
+    header = page.text[cell.header.start:cell.header.end] if cell is not None and cell.header is not None else ""
+    return f"{page.text[start:end]} {header}"
+
+
+def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention) -> str | None:
+    """What the claim measures when the data holds no such kind of figure for any part (a cache, an effective
+    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict."""
+    held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
+    for kind, pattern in _UNHELD_KINDS:
+        if pattern.search(words):
+            return f"{kind} figure; the database holds none (for {held} or any part)"
+    if claim.dimension == "time":
+        example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
+        return f"a hardware latency; the database holds none{example}"
+    return None
+
+
 def _names_hardware(state: _PageState, claim: Claim) -> bool:
     sentence = state.page.sentence_of(claim.start)
     return any(mention.known and not mention.family for mention in state.mentions_in(sentence.start, sentence.end))
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
-    """A size written right after a product name is the variant's name ("A100 80GB"), not a claim."""
-    return any(mention.known and 0 <= claim.start - mention.end <= 1 and not state.page.text[mention.end:claim.start].strip()
+    """A size written in or right after a product name is the variant's name ("A100 80GB"), not a claim."""
+    return any(mention.known and claim.start - mention.end <= 1 and mention.start < claim.start and not state.page.text[mention.end:claim.start].strip()
                and not mention.text.endswith(("'s", "’s")) for mention in state.mentions_in(claim.start - _LONGEST_NAME, claim.start))
 
 
