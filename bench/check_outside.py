@@ -9,7 +9,7 @@ held out: they are measured once, at the end, and never used to change the rules
 default) reads none of their files.
 
 A finding is right when its line is the annotated line, its claim text overlaps the annotated claim (spaces
-normalised: one contains the other), its verdict is the annotated one, and its record.figure is one of the
+normalised: one contains the other, and where the column is annotated the two stretches of the line overlap), its verdict is the annotated one, and its record.figure is one of the
 accepted labels. Each annotated row is found by at most one finding. Precision is right findings over all
 findings; recall is annotated rows found; alarms right is, of the findings whose verdict fails a check
 (mismatch, stale, mixed-basis), the share that are right.
@@ -48,6 +48,8 @@ class Annotation:
         written, found = _normal(self.claim), _normal(finding.claim)
         if not (written in found or found in written):
             return False
+        if self.column is not None and not (finding.column < self.column + len(self.claim) and self.column < finding.column + len(finding.claim)):
+            return False  # the same text elsewhere on the line ("8" inside "80")
         label = f"{finding.record_id}.{finding.figure}" if finding.record_id else (finding.figure or "")
         return not self.figures or any(label == figure or label.startswith(figure + ".") for figure in self.figures)
 

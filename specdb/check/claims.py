@@ -23,7 +23,8 @@ def _spellings() -> dict[str, str]:
     """Unit as written in prose -> unit as `units.parse_quantity` reads it."""
     table: dict[str, str] = {}
     for prefix in _PREFIXES:
-        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s"})
+        # "GBps" is bytes in prose (bits are "Gbps"), though the record format refuses it as ambiguous.
+        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}Bps": f"{prefix}B/s"})
         for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
@@ -64,6 +65,9 @@ QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
 # A number with no unit after it: in a cell, its unit is its column's.
 _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")
+# A column of counts: "Lanes", "Links/GPU", "GPUs".
+_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b(?!\s*(?:BW|bandwidth|speed|rate))",
+                           re.IGNORECASE)
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
 _WORD = "|".join(_WORD_NUMBERS)
@@ -84,17 +88,18 @@ _COUNT_RATIO = re.compile(r"\s*(?:more|fewer|as\s+many)\s+(?:[\w-]+\s+){0,2}?(?:
 _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
-BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b", re.IGNORECASE)
+BIDIRECTIONAL = re.compile(
+    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
     re.IGNORECASE,
 )
 _SCOPES = (
     ("per-accelerator", re.compile(r"\b(?:per|each|a|every)[\s-](?:GPU|accelerator|chip|device|TPU)\b|\beach\s+[A-Z][A-Za-z]*\d\w*\b", re.IGNORECASE)),
     ("per-port", re.compile(r"\b(?:per|each|a)[\s-](?:port|NIC)\b", re.IGNORECASE)),
     ("per-link", re.compile(r"\b(?:per|each)[\s-]link\b", re.IGNORECASE)),
-    ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b", re.IGNORECASE)),
+    ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b|\blane\s*/|/\s*lane\b", re.IGNORECASE)),
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
@@ -207,13 +212,18 @@ def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
         if cell.header is None:
             continue
         unit = _HEADER_UNIT.search(page.text, cell.header.start, cell.header.end)
-        if unit is None or UNIT_SPELLINGS[unit["unit"]] == "%":
+        counted = _HEADER_COUNT.match(page.text, cell.header.start, cell.header.end)
+        if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None:
             continue
         for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
             if not taken.free(match.start(), match.end()):
                 continue
             number, half = _number(match["number"])
             if not (math.isfinite(number) and number > 0):
+                continue
+            if unit is None:
+                found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half,
+                                   noun=_COUNT_NOUNS[counted["noun"].casefold()]))
                 continue
             try:
                 quantity = parse_quantity(f"{number!r} {UNIT_SPELLINGS[unit['unit']]}")

@@ -638,7 +638,11 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
         and (claim.dimension != "compute" or precision is None or figure.precision == precision)
     ]
     if claim.scope and claim.dimension == "bandwidth":
-        candidates = [figure for figure in candidates if figure.record_id in direct or figure.scope == claim.scope]
+        # A lane, link or port is a part of its own: a named record's figure of another scope is another quantity
+        # ("per lane" is not the x16 link's); "in total" or "per GPU" may sum what the record holds per accelerator.
+        strict = claim.scope in ("per-lane", "per-link", "per-port")
+        candidates = [figure for figure in candidates if figure.scope == claim.scope
+                      or (figure.record_id in direct and (not strict or figure.scope is None))]
     if not candidates:
         return None, False, math.inf
 
