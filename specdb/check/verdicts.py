@@ -41,6 +41,10 @@ _LONGEST_NAME = 200  # characters; a name ending right before a number starts no
 _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
 _ROUNDING_CAP = 0.025
+# A value this far from a figure counted either way (a factor of 1.9, in either direction) is read as another
+# quantity, not a wrong value of that one: typing and rounding errors, and stale figures, stay well within it.
+# A count is never so read: a wrong number of GPUs is a wrong number.
+_ANOTHER_QUANTITY = math.log(1.9)
 _FLOATING_POINT = 1e-6
 # How far the checker looks for the words and figures a claim is read with, so that a page costs time in proportion
 # to its length: the names nearest a claim on each side, the earlier figures a ratio may divide, and the values
@@ -515,6 +519,11 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                  for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
+    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
+    if not note and claim.dimension != "count" and min(abs(math.log(claim.value / reading)) for reading in readings) > _ANOTHER_QUANTITY:
+        # Far off every reading of the figure: a total over many parts, a part of a link, a cache, a sparse rate...
+        return figure, _finding("unmatched", figure, expected, counted,
+                                f"{_number_text(claim.value / target, 2)} times {figure.label}: another quantity than the one the database holds"), counted
     return figure, _finding("mismatch", figure, expected, counted, note, suggestion), counted
 
 
@@ -799,6 +808,8 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     if operands is None:
         return None
     first, second = operands
+    if first.label == second.label or "count" in (first.dimension, second.dimension):
+        return None  # a figure divided by itself, or a ratio of counts, is no ratio a text states
     high, low = (first, second) if first.quoted >= second.quoted else (second, first)
     quoted = high.quoted / low.quoted
     one_way = high.one_way / low.one_way
@@ -830,7 +841,10 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     elif against is not None:
         span = (against[2], claim.start)
     else:
-        recent = earlier[:6]
+        # With nothing named to compare against, the two figures last given, in this paragraph or the two before.
+        number = page.paragraph_of(claim.start)
+        since = page.paragraphs[max(number - 2, 0)].start
+        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
