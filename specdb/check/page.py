@@ -121,14 +121,13 @@ def read_page(source: str, fmt: str) -> Page:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}")
     text = _URL.sub(_blank, source)
     line_starts = [0] + [match.end() for match in re.finditer("\n", source)]
-    cells: tuple[Cell, ...] = ()
     if fmt == "html":
         text = _blank_hidden(text)
-        cells = tables(source, text, fmt, line_starts)
+    cells = tables(source, text, fmt, line_starts)
+    if fmt == "html":
         text = _HTML_TAG.sub(_blank_tag, text)
         text = _HTML_ENTITY.sub(_entity, text)
     elif fmt == "markdown":
-        cells = tables(source, text, fmt, line_starts)
         text = _MARKDOWN_LINK_TARGET.sub(lambda match: "]" + _blank_text(match.group()[1:]), text)
     # In HTML a line break is markup (a cell, a list item, a <br>), so it ends a sentence.
     sentence_end = _HTML_SENTENCE_END if fmt == "html" else _SENTENCE_END

@@ -36,19 +36,22 @@ class Cell:
 # Where cells open and where a cell's content stops, in HTML.
 _HTML_CELL_OPEN = re.compile(r"<(td|th)\b[^<>]*>", re.IGNORECASE)
 _HTML_CELL_BOUNDARY = re.compile(r"</?(?:td|th|tr|table|thead|tbody|tfoot|caption)\b[^<>]*>", re.IGNORECASE)
+_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
 _HTML_CAPTION = re.compile(r"<caption\b[^<>]*>", re.IGNORECASE)
 
 
 def tables(source: str, text: str, fmt: str, line_starts: list[int]) -> tuple[Cell, ...]:
-    """Every table cell of a page ("markdown" or "html"; plain text has none), in reading order.
+    """Every table cell of a page ("text", "markdown" or "html"; in plain text, pipe tables), in reading order.
 
     `text` is the page with scripts, styles and comments blanked, the same length as `source`.
     """
     if fmt == "markdown":
-        return _markdown_cells(source, line_starts)
+        parsed = _markdown_cells(source, line_starts)
+        read = {bisect_right(line_starts, cell.start) for cell in parsed}
+        return tuple(sorted((*parsed, *_pipe_tables(source, line_starts, read)), key=lambda cell: cell.start))
     if fmt == "html":
         return _html_cells(source, text, line_starts)
-    return ()
+    return _pipe_tables(source, line_starts, set())
 
 
 # Markdown -------------------------------------------------------------------------------------------------------
@@ -73,6 +76,24 @@ def _markdown_cells(source: str, line_starts: list[int]) -> tuple[Cell, ...]:
             for column, span in enumerate(row):
                 cells.append(Cell(span.start, span.end, header[column] if column < len(header) else None,
                                   row[0] if column else None, caption))
+    return tuple(cells)
+
+
+def _pipe_tables(source: str, line_starts: list[int], read: set[int]) -> tuple[Cell, ...]:
+    """Pipe tables the Markdown parser did not take as tables (one continuing a list item, or in plain text): a row of
+    cells, a delimiter row ("|---|:--:|"), then rows that start with a pipe."""
+    cells: list[Cell] = []
+    for delimiter in _DELIMITER_ROW.finditer(source):
+        line = bisect_right(line_starts, delimiter.start())  # 1-based
+        if line < 2 or line + 1 in read or "|" not in source[line_starts[line - 2]:delimiter.start()]:
+            continue
+        header = _pipe_cells(source, line_starts, line - 2)
+        row = line + 1
+        while row <= len(line_starts) and source[line_starts[row - 1]:].lstrip(" ").startswith("|"):
+            spans = _pipe_cells(source, line_starts, row - 1)
+            cells += [Cell(span.start, span.end, header[column] if column < len(header) else None,
+                           spans[0] if column else None, None) for column, span in enumerate(spans)]
+            row += 1
     return tuple(cells)
 
 
