@@ -36,7 +36,10 @@ class Cell:
 # Where cells open and where a cell's content stops, in HTML.
 _HTML_CELL_OPEN = re.compile(r"<(td|th)\b[^<>]*>", re.IGNORECASE)
 _HTML_CELL_BOUNDARY = re.compile(r"</?(?:td|th|tr|table|thead|tbody|tfoot|caption)\b[^<>]*>", re.IGNORECASE)
-_DELIMITER_ROW = re.compile(r"^[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
+# Written so that no two parts can match the same spaces: a line of spaces fails at once, not after trying each split.
+_DELIMITER_ROW = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
+_ESCAPE_CODE_OR_PIPE = re.compile(r"\\.|`[^`\n]*`|\|")
+_PIPE_ROW = re.compile(r"[ \t]*\|")
 _HTML_CAPTION = re.compile(r"<caption\b[^<>]*>", re.IGNORECASE)
 
 
@@ -46,53 +49,58 @@ def tables(source: str, text: str, fmt: str, line_starts: list[int]) -> tuple[Ce
     `text` is the page with scripts, styles and comments blanked, the same length as `source`.
     """
     if fmt == "markdown":
-        parsed = _markdown_cells(source, line_starts)
-        read = {bisect_right(line_starts, cell.start) for cell in parsed}
-        return tuple(sorted((*parsed, *_pipe_tables(source, line_starts, read)), key=lambda cell: cell.start))
+        return _markdown_cells(source, line_starts)
     if fmt == "html":
         return _html_cells(source, text, line_starts)
-    return _pipe_tables(source, line_starts, set())
+    return _pipe_tables(source, line_starts)
 
 
 # Markdown -------------------------------------------------------------------------------------------------------
 
 def _markdown_cells(source: str, line_starts: list[int]) -> tuple[Cell, ...]:
+    """The cells of the pipe tables in the page's paragraphs, as markdown-it-py finds its blocks (not in code, HTML or
+    front matter), each table captioned by the line before it (a heading, a title, an introducing sentence).
+
+    The parser's own table rule makes eight tokens a row and a few a cell, which costs seconds on a megabyte of table;
+    its block structure and source lines cost far less, and a table's rows are then read from their lines.
+    """
     from markdown_it import MarkdownIt  # only a Markdown page needs the parser
 
-    cells: list[Cell] = []
-    header: list[Span] = []
-    caption: Span | None = None
-    last_block: Span | None = None
-    for token in MarkdownIt("commonmark").enable("table").parse(source):
-        if token.type == "inline" and token.map and token.level <= 1:
-            last_block = _line_span(source, line_starts, token.map[0], token.map[1])
-        if token.type == "table_open":
-            header, caption = [], last_block
-        elif token.type == "tr_open" and token.map:
-            row = _pipe_cells(source, line_starts, token.map[0])
-            if not header:
-                header = row
-                continue
-            for column, span in enumerate(row):
-                cells.append(Cell(span.start, span.end, header[column] if column < len(header) else None,
-                                  row[0] if column else None, caption))
-    return tuple(cells)
+    parser = MarkdownIt("commonmark")
+    parser.core.ruler.disable("inline")  # the blocks and their source lines are all a table needs
+    prose: list[tuple[int, int]] = []  # 0-based line ranges of paragraphs and headings, in order
+    for token in parser.parse(source):
+        if token.type in ("paragraph_open", "heading_open") and token.map:
+            prose.append((token.map[0], token.map[1]))
+    return _pipe_tables(source, line_starts, prose)
 
 
-def _pipe_tables(source: str, line_starts: list[int], read: set[int]) -> tuple[Cell, ...]:
-    """Pipe tables the Markdown parser did not take as tables (one continuing a list item, or in plain text): a row of
-    cells, a delimiter row ("|---|:--:|"), then rows that start with a pipe."""
+def _pipe_tables(source: str, line_starts: list[int], prose: list[tuple[int, int]] | None = None) -> tuple[Cell, ...]:
+    """Pipe tables: a row of cells, a delimiter row ("|---|:--:|"), then rows that start with a pipe; with `prose`, only
+    inside those line ranges (0-based, end excluded), captioned by the line before the table."""
     cells: list[Cell] = []
+    starts = [first for first, _ in prose] if prose is not None else []
     for delimiter in _DELIMITER_ROW.finditer(source):
         line = bisect_right(line_starts, delimiter.start())  # 1-based
-        if line < 2 or line + 1 in read or "|" not in source[line_starts[line - 2]:delimiter.start()]:
+        if line < 2 or "|" not in source[line_starts[line - 2]:delimiter.start()]:
             continue
+        caption, last = None, len(line_starts)
+        if prose is not None:
+            at = bisect_right(starts, line - 2) - 1
+            if at < 0 or prose[at][1] < line:
+                continue  # the delimiter is in code, HTML or outside any paragraph
+            last = prose[at][1]
+            # The line before the table: its title, or the sentence that introduces it.
+            if prose[at][0] < line - 2:
+                caption = _line_span(source, line_starts, line - 3, line - 2)
+            elif at > 0:
+                caption = _line_span(source, line_starts, prose[at - 1][1] - 1, prose[at - 1][1])
         header = _pipe_cells(source, line_starts, line - 2)
         row = line + 1
-        while row <= len(line_starts) and source[line_starts[row - 1]:].lstrip(" ").startswith("|"):
+        while row <= last and _PIPE_ROW.match(source, line_starts[row - 1]):
             spans = _pipe_cells(source, line_starts, row - 1)
             cells += [Cell(span.start, span.end, header[column] if column < len(header) else None,
-                           spans[0] if column else None, None) for column, span in enumerate(spans)]
+                           spans[0] if column else None, caption) for column, span in enumerate(spans)]
             row += 1
     return tuple(cells)
 
@@ -107,16 +115,7 @@ def _pipe_cells(source: str, line_starts: list[int], line: int) -> list[Span]:
     """The cells of one table row, between the pipes of its line (a pipe escaped or inside a code span separates nothing)."""
     span = _line_span(source, line_starts, line, line + 1)
     row = source[span.start:span.end]
-    pipes, code, escaped = [], False, False
-    for offset, char in enumerate(row):
-        if escaped:
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == "`":
-            code = not code
-        elif char == "|" and not code:
-            pipes.append(offset)
+    pipes = [match.start() for match in _ESCAPE_CODE_OR_PIPE.finditer(row) if match.group() == "|"]
     bounds = [-1, *pipes, len(row)]
     cells = []
     for index, (left, right) in enumerate(zip(bounds, bounds[1:])):
