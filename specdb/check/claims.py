@@ -136,7 +136,7 @@ class Claim:
 def _number(text: str) -> tuple[float, float]:
     """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005, "3.4e12" -> 5e10)."""
     digits, _, exponent = text.replace(",", "").casefold().partition("e")
-    scale = 10.0 ** int(exponent) if exponent else 1.0
+    scale = float(f"1e{exponent}") if exponent else 1.0  # an exponent past a float's range is infinite, and then skipped
     value = float(digits) * scale
     if "." in digits:
         return value, 0.5 * 10.0 ** -len(digits.split(".")[1]) * scale

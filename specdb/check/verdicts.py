@@ -729,22 +729,23 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
 
 def _topic(state: _PageState, index: int) -> str | None:
     """The tier or kind of figure named in the claim's own phrase, else (in a table cell) in its column's header, its
-    row's label or the table's caption, else nearest before it in its clause or sentence."""
+    row's label or the table's caption, else nearest before it in its clause or sentence; only a kind a figure of the
+    claim's dimension can be (no "HBM" for a FLOPS figure)."""
     page, claim = state.page, state.claims[index]
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
     own_start, own_end = _own_phrase(state, index)
-    before = state.topics.last(own_start, own_end, claim.start) or state.topics.first(own_start, own_end)
-    if before:
-        return before[1]
-    for span in _inherited(page, claim):
-        named = state.topics.first(span.start, span.end)
-        if named:
-            return named[1]
-    for start, end in ((clause.start, clause.end), (sentence.start, sentence.end)):
-        before = state.topics.last(start, end, claim.start)
-        if before:
-            return before[1]
-    return None
+    named = [state.topics.last(own_start, own_end, claim.start), state.topics.first(own_start, own_end)]
+    named += [state.topics.first(span.start, span.end) for span in _inherited(page, claim)]
+    named += [state.topics.last(start, end, claim.start) for start, end in ((clause.start, clause.end), (sentence.start, sentence.end))]
+    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim)), None)
+
+
+def _fits(topic: str, claim: Claim) -> bool:
+    if claim.dimension == "compute":
+        return topic == "compute"
+    if claim.dimension == "bandwidth":
+        return topic not in ("compute", "utilization", "latency")
+    return True
 
 
 def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
