@@ -180,10 +180,27 @@ class _Marks:
         return None
 
 
-def _marks(text: str, patterns) -> _Marks:
-    """Matches of (label, pattern) pairs; a label of None marks a match with its own text, casefolded."""
+def _marks(text: str, patterns, stretches: list[tuple[int, int]]) -> _Marks:
+    """Matches of (label, pattern) pairs inside the stretches; a label of None marks a match with its own text, casefolded."""
     return _Marks([(match.start(), label or match.group().casefold(), match.end())
-                   for label, pattern in patterns for match in pattern.finditer(text)])
+                   for start, end in stretches for label, pattern in patterns for match in pattern.finditer(text, start, end)])
+
+
+def _read_around(page: Page, claims: list[Claim]) -> list[tuple[int, int]]:
+    """The stretches a claim's words are looked for in, merged: its paragraph and the one before, and the header, row
+    label and caption of its table cell. A page of prose with few figures is read for words only there."""
+    spans: list[tuple[int, int]] = []
+    for claim in claims:
+        number = page.paragraph_of(claim.start)
+        spans.append((page.paragraphs[max(number - 2, 0)].start, page.paragraphs[number].end))
+        spans += [(span.start, span.end) for span in _inherited(page, claim)]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 class _Stretches:
@@ -247,10 +264,11 @@ class _PageState:
         self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
         self.claim_starts = [claim.start for claim in self.claims]
         self.subject = _page_subject(self.mentions)
-        self.joiners = _marks(text, ((None, _JOINER),))
-        self.precisions = _marks(text, ((None, _PRECISION),))
-        self.topics = _marks(text, _TOPICS)
-        self.comparison_words = _marks(text, ((None, _COMPARISON),))
+        around = _read_around(self.page, self.claims)
+        self.joiners = _marks(text, ((None, _JOINER),), around)
+        self.precisions = _marks(text, ((None, _PRECISION),), around)
+        self.topics = _marks(text, _TOPICS, around)
+        self.comparison_words = _marks(text, ((None, _COMPARISON),), around)
         self.comparisons = _comparison_spans(self)
         self.resolved_order: list[int] = []
         self.repeats = _Repeats()
