@@ -40,6 +40,8 @@ _HTML_CELL_BOUNDARY = re.compile(r"</?(?:td|th|tr|table|thead|tbody|tfoot|captio
 _DELIMITER_ROW = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
 _ESCAPE_CODE_OR_PIPE = re.compile(r"\\.|`[^`\n]*`|\|")
 _PIPE_ROW = re.compile(r"[ \t]*\|")
+_HTML_HEADING = re.compile(r"<h[1-6]\b[^<>]*>", re.IGNORECASE)
+_HTML_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>|<(?:table|p|div)\b", re.IGNORECASE)
 _HTML_CAPTION = re.compile(r"<caption\b[^<>]*>", re.IGNORECASE)
 
 
@@ -159,14 +161,7 @@ def _html_cells(source: str, text: str, line_starts: list[int]) -> tuple[Cell, .
         return Span(content_start, stop)
 
     for table in root.iter("table"):
-        caption = None
-        caption_element = table.find("caption")
-        if caption_element is not None and caption_element.sourceline:
-            line_start = line_starts[caption_element.sourceline - 1]
-            after = captions[bisect_right(captions, line_start - 1):]
-            if after:
-                stop = boundaries[bisect_right(boundaries, after[0])] if bisect_right(boundaries, after[0]) < len(boundaries) else len(text)
-                caption = Span(after[0], stop)
+        caption = _html_caption(table, text, line_starts, captions, boundaries)
         header: list[Span | None] = []
         for row in table.iter("tr"):
             if _nearest_table(row) is not table:
@@ -182,6 +177,25 @@ def _html_cells(source: str, text: str, line_starts: list[int]) -> tuple[Cell, .
                     cells.append(Cell(span.start, span.end, header[column] if column < len(header) else None,
                                       label if column else None, caption))
     return tuple(sorted(cells, key=lambda cell: cell.start))
+
+
+def _html_caption(table, text: str, line_starts: list[int], captions: list[int], boundaries: list[int]) -> Span | None:
+    """What a table is about: its <caption>, else the heading nearest before it."""
+    element = table.find("caption")
+    if element is not None and element.sourceline:
+        line_start = line_starts[element.sourceline - 1]
+        after = captions[bisect_right(captions, line_start - 1):]
+        if after:
+            at = bisect_right(boundaries, after[0])
+            return Span(after[0], boundaries[at] if at < len(boundaries) else len(text))
+    heading = next(iter(table.xpath("preceding::*[self::h1 or self::h2 or self::h3 or self::h4 or self::h5 or self::h6][1]")), None)
+    if heading is None or not heading.sourceline:
+        return None
+    opening = _HTML_HEADING.search(text, line_starts[heading.sourceline - 1])
+    if opening is None:
+        return None
+    closing = _HTML_HEADING_CLOSE.search(text, opening.end())
+    return Span(opening.end(), closing.start() if closing else opening.end())
 
 
 def _nearest_table(element):

@@ -580,7 +580,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     tiers.append((nearest(within.start, within.end, True), "decides"))
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
-                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "agrees")]
+                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
     fallback: Figure | None = None
     named: Mention | None = None
     for mentions, trust in tiers:
@@ -596,7 +596,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if mention.records not in best:
                 best[mention.records] = _best(database, claim, topic, mention.records, state)
             figure, agrees, distance = best[mention.records]
-            if named is None and not mention.family:
+            if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
                 named = mention
             if figure is None:
                 continue
