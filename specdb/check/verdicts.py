@@ -577,6 +577,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     tiers.append((nearest(within.start, within.end, False), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
+    tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
     tiers.append((nearest(within.start, within.end, True), "decides"))
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
