@@ -208,3 +208,13 @@ def test_a_table_header_of_counts_makes_its_numbers_counts(database):
     assert findings[0].record_id == "pcie-4"
     # a lane's bandwidth is not the x16 link's: PCIe 4.0 holds a lane's transfer rate, not its GB/s
     assert all(f.figure is None or "x16" not in f.figure for f in findings[1:])
+
+
+@pytest.mark.parametrize("sentence, name", [
+    ("PCIe 8.0 x16 moves 512 GB/s.", "PCIe 8.0"),
+    ("NVLink 7 gives each GPU 7.2 TB/s.", "NVLink 7"),
+    ("The TPU v3 has 32 GB of HBM.", "TPU v3"),
+])
+def test_a_version_no_record_has_names_hardware_the_data_does_not_hold(database, sentence, name):
+    (finding,) = check_text(sentence + "\n", database)
+    assert (finding.verdict, finding.record_id, finding.note) == ("unmatched", None, f"names {name}, which the database does not hold")
