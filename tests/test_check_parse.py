@@ -218,3 +218,12 @@ def test_a_table_header_of_counts_makes_its_numbers_counts(database):
 def test_a_version_no_record_has_names_hardware_the_data_does_not_hold(database, sentence, name):
     (finding,) = check_text(sentence + "\n", database)
     assert (finding.verdict, finding.record_id, finding.note) == ("unmatched", None, f"names {name}, which the database does not hold")
+
+
+@pytest.mark.parametrize("sentence", [
+    "PCIe links the host, NVLink links the GPUs, and its fifth-generation links give 1.8 TB/s per GPU.",
+    "Its fifth-generation links give 1.8 TB/s per GPU: NVLink links the GPUs, and later PCIe links the host.",
+])
+def test_a_generation_belongs_to_the_family_named_nearest(database, sentence):
+    (finding,) = check_text(sentence + "\n", database)
+    assert (finding.verdict, finding.record_id) == ("ok", "nvlink-5")
