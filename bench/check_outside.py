@@ -26,8 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import specdb  # noqa: E402
-from specdb.check.verdicts import FAILING, Database, check_text  # noqa: E402
+import specdb
+from specdb.check.verdicts import FAILING, Database, check_text
 
 SPLITS = ("tuning", "held-out")
 _PAGE_NUMBER = re.compile(r"^(\d+)-")
@@ -104,7 +104,7 @@ def score(chosen: list[Path], database: Database) -> dict:
         rows = annotations(page)
         try:
             findings = check_text(page.read_text(encoding="utf-8"), database, path=page.name)
-        except Exception as error:  # an internal error is a result to report, not a reason to stop measuring
+        except Exception as error:  # noqa: BLE001 (an internal error is a result to report, not a reason to stop measuring)
             print(f"  internal error on {page.name}: {type(error).__name__}: {error}")
             findings = []
         unclaimed = list(rows)

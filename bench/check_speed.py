@@ -19,9 +19,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import specdb  # noqa: E402
-from specdb.check.claims import QUANTITY  # noqa: E402
-from specdb.check.verdicts import Database, check_text  # noqa: E402
+import specdb
+from specdb.check.claims import QUANTITY
+from specdb.check.verdicts import Database, check_text
 
 MB = 1_000_000
 RUN_ON = "The H100 has 3.35 TB/s of HBM3 and 900 GB/s of NVLink, and the B200 has 8 TB/s "
@@ -76,8 +76,8 @@ def main() -> None:
     floors: dict[str, list[float]] = {name: [] for name in pages}
     for _ in range(rounds):
         for name, (page, path) in pages.items():
-            floors[name].append(_seconds(lambda: sum(1 for _ in QUANTITY.finditer(page))))
-            checks[name].append(_seconds(lambda: check_text(page, database, path=path)))
+            floors[name].append(_seconds(lambda page=page: sum(1 for _ in QUANTITY.finditer(page))))
+            checks[name].append(_seconds(lambda page=page, path=path: check_text(page, database, path=path)))
     print(f"{'page':28} {'bytes':>10} {'check s':>9} {'MB/s':>7} {'floor s':>9} {'ratio':>7}")
     for name, (page, _) in pages.items():
         check, floor = statistics.median(checks[name]), statistics.median(floors[name])

@@ -16,9 +16,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from specdb.check.page import Page, Spans
 from specdb.db.catalog import hardware_names
 from specdb.names import words
-from specdb.check.page import Page, Spans
 
 _GENERIC_SUFFIX = re.compile(
     r"\s+(?:SXM\d?|OAM|PCIe|\d+\s?GB|HBM\w*|training cluster|cluster|rack|superchip|platform|8-GPU|AI accelerator|accelerator|pod slice)$",

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import pairwise
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +121,7 @@ def _pipe_cells(source: str, line_starts: list[int], line: int) -> list[Span]:
     pipes = [match.start() for match in _ESCAPE_CODE_OR_PIPE.finditer(row) if match.group() == "|"]
     bounds = [-1, *pipes, len(row)]
     cells = []
-    for index, (left, right) in enumerate(zip(bounds, bounds[1:])):
+    for index, (left, right) in enumerate(pairwise(bounds)):
         piece = row[left + 1:right]
         if not piece.strip() and index in (0, len(bounds) - 2):
             continue  # outside the leading or trailing pipe

@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
 
-from specdb.format import figure_names
-from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
 from specdb.check.claims import JOINER as _JOINER
 from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
+from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
+from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import decimal_counterpart, parse_quantity
 
