@@ -32,6 +32,7 @@ __all__ = [
     "DATA_VERSION",
     "__version__",
     "build",
+    "check_text",
     "connect",
     "figures",
     "info",

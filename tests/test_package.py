@@ -101,7 +101,8 @@ def test_csv_output_of_a_gib_figure_round_trips(cli):
 
 
 def test_the_public_api_is_declared_and_documented():
-    assert set(specdb.__all__) >= {"connect", "build", "load_specs", "info", "records", "show", "figures", "write_export", "DATA_VERSION", "__version__"}
+    assert set(specdb.__all__) >= {"connect", "build", "load_specs", "info", "records", "show", "figures", "write_export", "check_text",
+                                   "DATA_VERSION", "__version__"}
     for name in specdb.__all__:
         value = getattr(specdb, name)
         if callable(value):

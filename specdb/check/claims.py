@@ -8,11 +8,12 @@ reads units exactly as the specs do.
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, replace
 
 from specdb.check.page import Page, Spans
-from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, parse_quantity
+from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, UnitError, parse_quantity
 
 # Prose writes bandwidths and sizes up to peta; exa only in FLOPS, spelt out below.
 _PREFIXES = tuple(prefix for prefix in SI_PREFIXES if prefix != "E")
@@ -22,8 +23,9 @@ def _spellings() -> dict[str, str]:
     """Unit as written in prose -> unit as `units.parse_quantity` reads it."""
     table: dict[str, str] = {}
     for prefix in _PREFIXES:
-        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s"})
-        for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s"):
+        # "GBps" is bytes in prose (bits are "Gbps"), though the record format refuses it as ambiguous.
+        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}Bps": f"{prefix}B/s"})
+        for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
         table[f"{prefix}B"] = f"{prefix}B"
@@ -32,6 +34,8 @@ def _spellings() -> dict[str, str]:
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
         for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):
             table[spelling] = f"{prefix}FLOPS"
+        # Integer operations per second: the data keeps them as FLOPS with the number format int8.
+        table[f"{prefix}OPS"] = f"{prefix}FLOPS"
     table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
     table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
     table.update({"%": "%", "percent": "%", "per cent": "%"})
@@ -47,37 +51,55 @@ _WORD_NUMBERS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }
-_NUMBER = r"(?<![\w.,/\-−])(?P<number>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d,]\d)"
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
+_NUMBER = rf"(?<![\w.,/\-−])(?P<number>{_DIGITS})(?![\d,]\d)"
+# The low end of a range written before the number ("600-900 GB/s", "from 50 to 100 GB/s").
+_LOW = r"(?<![\w.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
 _SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
-QUANTITY = re.compile(rf"{_NUMBER}{_SPACE}(?P<unit>{_UNIT})(?![\w/])")
+# A unit may name what it is counted per: "GB/s/GPU", "GB/s/dir".
+_PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
+             "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d){_SPACE}(?P<unit>{_UNIT})"
+                      rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![\w/])")
+_HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
+# A number with no unit after it: in a cell, its unit is its column's.
+_BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")
+# A column of counts: "Lanes", "Links/GPU", "GPUs".
+_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b(?!\s*(?:BW|bandwidth|speed|rate))",
+                           re.IGNORECASE)
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
+_WORD = "|".join(_WORD_NUMBERS)
 COUNT = re.compile(
-    rf"{_NUMBER}(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z][\w.]*\s+){{0,2}}?"
+    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
     r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
 )
 _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|bigger|wider|narrower|as|the|that|difference|gap|step|cliff|speed-?up|slowdown|advantage|ratio)\b"
-_WORD = "|".join(_WORD_NUMBERS)
 RATIO = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
     rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
     rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
     re.IGNORECASE,
 )
+# "9x more GPUs", "four times as many ports": a ratio of counts, which no figure holds.
+_COUNT_RATIO = re.compile(r"\s*(?:more|fewer|as\s+many)\s+(?:[\w-]+\s+){0,2}?(?:GPU|accelerator|chip|node|server|rack|port|link|lane|NIC|switch|core)(?:e?s)?\b",
+                          re.IGNORECASE)
 _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
-BIDIRECTIONAL = re.compile(r"\bbi-?directional(?:ly)?\b|\bboth\s+directions\b|\bfull[\s-]duplex\b|\bduplex\b", re.IGNORECASE)
+BIDIRECTIONAL = re.compile(
+    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
+# Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
 PER_DIRECTION = re.compile(
-    r"\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
     re.IGNORECASE,
 )
 _SCOPES = (
     ("per-accelerator", re.compile(r"\b(?:per|each|a|every)[\s-](?:GPU|accelerator|chip|device|TPU)\b|\beach\s+[A-Z][A-Za-z]*\d\w*\b", re.IGNORECASE)),
     ("per-port", re.compile(r"\b(?:per|each|a)[\s-](?:port|NIC)\b", re.IGNORECASE)),
     ("per-link", re.compile(r"\b(?:per|each)[\s-]link\b", re.IGNORECASE)),
-    ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b", re.IGNORECASE)),
+    ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b|\blane\s*/|/\s*lane\b", re.IGNORECASE)),
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
@@ -106,18 +128,38 @@ class Claim:
     scope: str | None = None
     noun: str | None = None
     high: float | None = None
+    low: float | None = None
     derived_size: float | None = None
     derived_bandwidth: int | None = None
 
 
 def _number(text: str) -> tuple[float, float]:
-    """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005)."""
-    digits = text.replace(",", "")
-    value = float(digits)
+    """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005, "3.4e12" -> 5e10)."""
+    digits, _, exponent = text.replace(",", "").casefold().partition("e")
+    scale = float(f"1e{exponent}") if exponent else 1.0  # an exponent past a float's range is infinite, and then skipped
+    value = float(digits) * scale
     if "." in digits:
-        return value, 0.5 * 10.0 ** -len(digits.split(".")[1])
+        return value, 0.5 * 10.0 ** -len(digits.split(".")[1]) * scale
     trailing = len(digits) - len(digits.rstrip("0"))
-    return value, 0.5 * 10.0 ** min(trailing, len(digits) - 1)
+    return value, 0.5 * 10.0 ** min(trailing, len(digits) - 1) * scale
+
+
+def _quantity(match: re.Match) -> Claim | None:
+    """A number with a unit as a claim; None for a number no hardware has (zero, "0.5 kB/s", "10000000000 TB/s")."""
+    unit = UNIT_SPELLINGS[match["unit"]]
+    number, half = _number(match["number"])
+    low = _number(match["low"])[0] if match["low"] else None
+    if not (math.isfinite(number) and number > 0) or (low is not None and not 0 < low < number):
+        return None
+    try:
+        quantity = parse_quantity(f"{number!r} {unit}")
+    except UnitError:
+        return None
+    factor = quantity.value / number
+    per = _PER_UNIT[match["per"].casefold()] if match["per"] else None
+    return Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension, match["unit"],
+                 half * factor, basis=per if per == "per-direction" else None, scope=None if per == "per-direction" else per,
+                 low=low * factor if low is not None else None)
 
 
 def extract(page: Page) -> list[Claim]:
@@ -128,39 +170,69 @@ def extract(page: Page) -> list[Claim]:
     free = taken.free
 
     for match in QUANTITY.finditer(text):
-        unit = UNIT_SPELLINGS[match["unit"]]
-        number, half = _number(match["number"])
-        if number <= 0:
-            continue
-        quantity = parse_quantity(f"{number!r} {unit}")
-        factor = quantity.value / number
-        found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
-                           match["unit"], half * factor))
-        taken.add(match.start(), match.end())
+        claim = _quantity(match)
+        if claim is not None:
+            found.append(claim)
+            taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
         if not free(match.start(), match.end()):
             continue
-        number, half = _number(match["number"])
+        number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
+        if number <= 0:
+            continue
         if match["thousands"]:
             number, half = number * 1000, half * 1000
         noun = _COUNT_NOUNS[match["noun"].casefold()] if match["noun"] else "accelerators"
         found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half, noun=noun))
         taken.add(match.start(), match.end())
     for match in RATIO.finditer(text):
-        if not free(match.start(), match.end()):
+        if not free(match.start(), match.end()) or _COUNT_RATIO.match(text, match.end()):
             continue
         if match["word"]:
             number, half = float(_WORD_NUMBERS[match["word"].casefold()]), 0.5
         else:
             number, half = _number(match["number"])
+        if number <= 0:
+            continue
         high = match["high"] or match["high_words"]
         end = match.end() if match["sign"] or "fold" in match.group() else match.start() + len(match.group().rstrip())
         found.append(Claim("ratio", match.start(), end, text[match.start():end].strip(), number, "ratio", "x", half,
                            high=float(high) if high else None))
         taken.add(match.start(), end)
+    found.extend(_bare_cell_numbers(page, taken))
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
     return [_with_context(page, found, index) for index in range(len(found))]
+
+
+def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
+    """Numbers alone in a table cell ("80", "3.35", "3.4e12") whose column header gives the unit ("Memory (GB)", "HBM TB/s")."""
+    found = []
+    for cell in page.cells:
+        if cell.header is None:
+            continue
+        unit = _HEADER_UNIT.search(page.text, cell.header.start, cell.header.end)
+        counted = _HEADER_COUNT.match(page.text, cell.header.start, cell.header.end)
+        if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None:
+            continue
+        for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
+            if not taken.free(match.start(), match.end()):
+                continue
+            number, half = _number(match["number"])
+            if not (math.isfinite(number) and number > 0):
+                continue
+            if unit is None:
+                found.append(Claim("quantity", match.start(), match.end(), match.group(), number, "count", "", half,
+                                   noun=_COUNT_NOUNS[counted["noun"].casefold()]))
+                continue
+            try:
+                quantity = parse_quantity(f"{number!r} {UNIT_SPELLINGS[unit['unit']]}")
+            except UnitError:
+                continue
+            factor = quantity.value / number
+            found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
+                               unit["unit"], half * factor))
+    return found
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:
@@ -185,7 +257,8 @@ def _derivations(text: str, claims: list[Claim]) -> list[Claim]:
 
 
 def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
-    """The basis and scope the words around a claim state, looked for in its clause and not past a neighbouring claim."""
+    """The basis and scope the words around a claim state, looked for in its clause and not past a neighbouring claim,
+    else, in a table cell, in its column's header, its row's label and the table's caption."""
     claim = claims[index]
     if claim.kind != "quantity":
         return claim
@@ -193,9 +266,20 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
     after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
     around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
-    basis = "bidirectional" if BIDIRECTIONAL.search(around) else "per-direction" if PER_DIRECTION.search(around) else None
-    scope = next((name for name, pattern in _SCOPES if pattern.search(around)), None)
+    basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)
+    cell = page.cell_of(claim.start)
+    if cell is not None and (basis is None or scope is None):
+        inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
+        basis, scope = basis or _basis(inherited), scope or _scope(inherited)
     return replace(claim, basis=basis, scope=scope)
+
+
+def _basis(words: str) -> str | None:
+    return "bidirectional" if BIDIRECTIONAL.search(words) else "per-direction" if PER_DIRECTION.search(words) else None
+
+
+def _scope(words: str) -> str | None:
+    return next((name for name, pattern in _SCOPES if pattern.search(words)), None)
 
 
 def _gap_split(text: str, start: int, end: int) -> int:

@@ -16,9 +16,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from specdb.check.page import Page, Spans
 from specdb.db.catalog import hardware_names
 from specdb.names import words
-from specdb.check.page import Page, Spans
 
 _GENERIC_SUFFIX = re.compile(
     r"\s+(?:SXM\d?|OAM|PCIe|\d+\s?GB|HBM\w*|training cluster|cluster|rack|superchip|platform|8-GPU|AI accelerator|accelerator|pod slice)$",
@@ -34,6 +34,8 @@ _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
 _VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
+_WORD_START = re.compile(r"(?<![\w-])\w")
+_SEPARATORS = str.maketrans("", "", " \t\n\r-")
 _QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
 
 
@@ -85,6 +87,7 @@ class Lexicon:
             (key.split("generation")[0], key.split("generation")[1]): ids[0]
             for key, ids in self.names.items() if "generation" in key and len(ids) == 1
         }
+        self.heads = {key[:3] for key in self.names}
         spellings = sorted(self.names, key=len, reverse=True)
         # The class of first characters lets the search pass over a position without trying every name there.
         first = "".join(sorted({re.escape(key[0]) for key in spellings}))
@@ -96,7 +99,17 @@ class Lexicon:
         """Every mention in the page, in reading order."""
         text = page.text
         found: list[Mention] = []
-        for match in self.pattern.finditer(text):
+        resume = 0
+        for word in _WORD_START.finditer(text):
+            at = word.start()
+            # The pattern is tried only where a word begins as some name does: most words begin as none.
+            if at < resume or text[at:at + 5].translate(_SEPARATORS).casefold()[:3] not in self.heads \
+                    and text[at:at + 2].casefold() not in self.heads:
+                continue
+            match = self.pattern.match(text, at)
+            if match is None:
+                continue
+            resume = match.end()
             records = self.names.get(_key(match.group())) or self.names.get(_key(re.sub(r"(?:'s|’s|s)$", "", match.group())))
             if records:
                 found.append(Mention(match.start(), match.end(), match.group(), records))

@@ -13,6 +13,8 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
 
+from specdb.check.structure import Cell, Span, tables
+
 FORMATS = ("text", "markdown", "html")
 
 # Where hidden content opens, and what closes each kind; content left unclosed is read as text.
@@ -46,12 +48,6 @@ _REVIEWED = re.compile(
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
-    start: int
-    end: int
-
-
 @dataclass(frozen=True)
 class Page:
     """Readable text of one file, the same length as the file, with its paragraphs, sentences and clauses."""
@@ -61,6 +57,16 @@ class Page:
     paragraphs: tuple[Span, ...]
     sentences: tuple[Span, ...]
     clauses: tuple[Span, ...]
+    cells: tuple[Cell, ...] = ()
+
+    def cell_of(self, offset: int) -> Cell | None:
+        """The table cell an offset lies in, if any."""
+        at = bisect_right(self.cell_starts, offset) - 1
+        return self.cells[at] if at >= 0 and offset < self.cells[at].end else None
+
+    @cached_property
+    def cell_starts(self) -> list[int]:
+        return [cell.start for cell in self.cells]
 
     def position(self, offset: int) -> tuple[int, int]:
         """1-based line and column of an offset in the file."""
@@ -114,8 +120,11 @@ def read_page(source: str, fmt: str) -> Page:
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}")
     text = _URL.sub(_blank, source)
+    line_starts = [0] + [match.end() for match in re.finditer("\n", source)]
     if fmt == "html":
         text = _blank_hidden(text)
+    cells = tables(source, text, fmt, line_starts)
+    if fmt == "html":
         text = _HTML_TAG.sub(_blank_tag, text)
         text = _HTML_ENTITY.sub(_entity, text)
     elif fmt == "markdown":
@@ -126,7 +135,7 @@ def read_page(source: str, fmt: str) -> Page:
     sentences = tuple(_bounded(text, (span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end)),
                                SENTENCE_LIMIT, (_LINE_BREAK, _CLAUSE_END, _SPACE)))
     clauses = tuple(span for sentence in sentences for span in _split(text, sentence, _CLAUSE_END))
-    return Page(source, text, paragraphs, sentences, clauses)
+    return Page(source, text, paragraphs, sentences, clauses, cells)
 
 
 def _blank_hidden(text: str) -> str:

@@ -20,12 +20,12 @@ from dataclasses import asdict, dataclass, field
 from itertools import islice
 from typing import Any
 
-from specdb.format import figure_names
-from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
 from specdb.check.claims import JOINER as _JOINER
 from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
+from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
+from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import decimal_counterpart, parse_quantity
 
@@ -41,6 +41,10 @@ _LONGEST_NAME = 200  # characters; a name ending right before a number starts no
 _RATIO_TOLERANCE = 0.01
 _SAME_BASIS_PREFERENCE = 0.1
 _ROUNDING_CAP = 0.025
+# A value this far from a figure counted either way (a factor of 1.9, in either direction) is read as another
+# quantity, not a wrong value of that one: typing and rounding errors, and stale figures, stay well within it.
+# A count is never so read: a wrong number of GPUs is a wrong number.
+_ANOTHER_QUANTITY = math.log(1.9)
 _FLOATING_POINT = 1e-6
 # How far the checker looks for the words and figures a claim is read with, so that a page costs time in proportion
 # to its length: the names nearest a claim on each side, the earlier figures a ratio may divide, and the values
@@ -68,6 +72,15 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+# Kinds of figure that no record holds, named by the words of a claim.
+_UNHELD_KINDS = (
+    ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
+    ("an effective or achieved throughput", re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
+    ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+)
+_NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
+# What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
+_SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -167,10 +180,27 @@ class _Marks:
         return None
 
 
-def _marks(text: str, patterns) -> _Marks:
-    """Matches of (label, pattern) pairs; a label of None marks a match with its own text, casefolded."""
+def _marks(text: str, patterns, stretches: list[tuple[int, int]]) -> _Marks:
+    """Matches of (label, pattern) pairs inside the stretches; a label of None marks a match with its own text, casefolded."""
     return _Marks([(match.start(), label or match.group().casefold(), match.end())
-                   for label, pattern in patterns for match in pattern.finditer(text)])
+                   for start, end in stretches for label, pattern in patterns for match in pattern.finditer(text, start, end)])
+
+
+def _read_around(page: Page, claims: list[Claim]) -> list[tuple[int, int]]:
+    """The stretches a claim's words are looked for in, merged: its paragraph and the one before, and the header, row
+    label and caption of its table cell. A page of prose with few figures is read for words only there."""
+    spans: list[tuple[int, int]] = []
+    for claim in claims:
+        number = page.paragraph_of(claim.start)
+        spans.append((page.paragraphs[max(number - 2, 0)].start, page.paragraphs[number].end))
+        spans += [(span.start, span.end) for span in _inherited(page, claim)]
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
 
 
 class _Stretches:
@@ -234,10 +264,11 @@ class _PageState:
         self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
         self.claim_starts = [claim.start for claim in self.claims]
         self.subject = _page_subject(self.mentions)
-        self.joiners = _marks(text, ((None, _JOINER),))
-        self.precisions = _marks(text, ((None, _PRECISION),))
-        self.topics = _marks(text, _TOPICS)
-        self.comparison_words = _marks(text, ((None, _COMPARISON),))
+        around = _read_around(self.page, self.claims)
+        self.joiners = _marks(text, ((None, _JOINER),), around)
+        self.precisions = _marks(text, ((None, _PRECISION),), around)
+        self.topics = _marks(text, _TOPICS, around)
+        self.comparison_words = _marks(text, ((None, _COMPARISON),), around)
         self.comparisons = _comparison_spans(self)
         self.resolved_order: list[int] = []
         self.repeats = _Repeats()
@@ -399,11 +430,18 @@ def _finding(verdict: str, figure: Figure | None = None, expected: str | None = 
 def _check_quantity(database: Database, state: _PageState, index: int) -> Finding | None:
     claim = state.claims[index]
     topic = _topic(state, index)
-    if claim.dimension == "size" and (_part_of_name(state, claim) or (topic != "memory" and not _names_hardware(state, claim))):
-        return None  # sizes of gradients, weights and buffers are not hardware figures
+    words = _claim_words(state, index)
+    if claim.dimension == "size" and (_part_of_name(state, claim) or _NOT_HARDWARE_SIZE.search(words)
+                                      or (topic != "memory" and not _names_hardware(state, claim))):
+        return None  # sizes of gradients, weights, messages and buffers are not hardware figures
+    if claim.unit == "%" and not _SHARE_OF.search(words):
+        return None  # a percentage is judged only when its words say what it is a share of
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
+    missing = _unheld_kind(claim, words, lookup)
+    if missing:
+        return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
         if lookup.known:
             return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
@@ -415,14 +453,36 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     return finding
 
 
+def _claim_words(state: _PageState, index: int) -> str:
+    """The words that say what a claim measures: its own phrase and, in a table cell, its column's header."""
+    page, claim = state.page, state.claims[index]
+    start, end = _own_phrase(state, index)
+    cell = page.cell_of(claim.start)
+    header = page.text[cell.header.start:cell.header.end] if cell is not None and cell.header is not None else ""
+    return f"{page.text[start:end]} {header}"
+
+
+def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention) -> str | None:
+    """What the claim measures when the data holds no such kind of figure for any part (a cache, an effective
+    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict."""
+    held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
+    for kind, pattern in _UNHELD_KINDS:
+        if pattern.search(words):
+            return f"{kind} figure; the database holds none (for {held} or any part)"
+    if claim.dimension == "time":
+        example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
+        return f"a hardware latency; the database holds none{example}"
+    return None
+
+
 def _names_hardware(state: _PageState, claim: Claim) -> bool:
     sentence = state.page.sentence_of(claim.start)
     return any(mention.known and not mention.family for mention in state.mentions_in(sentence.start, sentence.end))
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
-    """A size written right after a product name is the variant's name ("A100 80GB"), not a claim."""
-    return any(mention.known and 0 <= claim.start - mention.end <= 1 and not state.page.text[mention.end:claim.start].strip()
+    """A size written in or right after a product name is the variant's name ("A100 80GB"), not a claim."""
+    return any(mention.known and claim.start - mention.end <= 1 and mention.start < claim.start and not state.page.text[mention.end:claim.start].strip()
                and not mention.text.endswith(("'s", "’s")) for mention in state.mentions_in(claim.start - _LONGEST_NAME, claim.start))
 
 
@@ -477,6 +537,11 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                  for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
+    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
+    if not note and claim.dimension != "count" and min(abs(math.log(claim.value / reading)) for reading in readings) > _ANOTHER_QUANTITY:
+        # Far off every reading of the figure: a total over many parts, a part of a link, a cache, a sparse rate...
+        return figure, _finding("unmatched", figure, expected, counted,
+                                f"{_number_text(claim.value / target, 2)} times {figure.label}: another quantity than the one the database holds"), counted
     return figure, _finding("mismatch", figure, expected, counted, note, suggestion), counted
 
 
@@ -507,13 +572,16 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
-    tiers = [(nearest(*own, False), "decides"), (nearest(within.start, within.end, False), "decides")]
+    tiers = [(nearest(*own, False), "decides")]
+    tiers += [(nearest(span.start, span.end, False), "decides") for span in _inherited(page, claim)]
+    tiers.append((nearest(within.start, within.end, False), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
+    tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
     tiers.append((nearest(within.start, within.end, True), "decides"))
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
-                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "agrees")]
+                  (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
     fallback: Figure | None = None
     named: Mention | None = None
     for mentions, trust in tiers:
@@ -529,7 +597,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if mention.records not in best:
                 best[mention.records] = _best(database, claim, topic, mention.records, state)
             figure, agrees, distance = best[mention.records]
-            if named is None and not mention.family:
+            if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
                 named = mention
             if figure is None:
                 continue
@@ -588,7 +656,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     nearby = set(direct)
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
-    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    measured, sparse = _claim_says(state, claim)
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
@@ -598,7 +666,11 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
         and (claim.dimension != "compute" or precision is None or figure.precision == precision)
     ]
     if claim.scope and claim.dimension == "bandwidth":
-        candidates = [figure for figure in candidates if figure.record_id in direct or figure.scope == claim.scope]
+        # A lane, link or port is a part of its own: a named record's figure of another scope is another quantity
+        # ("per lane" is not the x16 link's); "in total" or "per GPU" may sum what the record holds per accelerator.
+        strict = claim.scope in ("per-lane", "per-link", "per-port")
+        candidates = [figure for figure in candidates if figure.scope == claim.scope
+                      or (figure.record_id in direct and (not strict or figure.scope is None))]
     if not candidates:
         return None, False, math.inf
 
@@ -629,18 +701,24 @@ def _kind_of(state: _PageState, claim: Claim) -> str:
     if claim.dimension != "compute":
         return claim.dimension.replace("_", " ")
     precision = _precision(state, claim)
-    sparse = "sparse " if state.sentence_says(state.page.sentence_of(claim.start))[1] else ""
+    sparse = "sparse " if _claim_says(state, claim)[1] else ""
     return f"{sparse}{precision + ' ' if precision else ''}compute"
 
 
 def _precision(state: _PageState, claim: Claim) -> str | None:
-    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence, else its paragraph."""
-    sentence = state.page.sentence_of(claim.start)
-    paragraph = state.page.paragraphs[state.page.paragraph_of(claim.start)]
-    for start, end in ((sentence.start, sentence.end), (paragraph.start, claim.start)):
+    """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence (its cell,
+    then its header and row label, in a table), else its paragraph."""
+    page = state.page
+    cell = page.cell_of(claim.start)
+    sentence = page.sentence_of(claim.start)
+    paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+    stretches = [(cell.start, cell.end), *((span.start, span.end) for span in _inherited(page, claim))] if cell else []
+    for start, end in (*stretches, (sentence.start, sentence.end), (paragraph.start, claim.start)):
         named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
         if named:
             return named[1]
+    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
+        return "int8"  # operations per second, not floating-point: integer
     return None
 
 
@@ -669,18 +747,39 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
 
 
 def _topic(state: _PageState, index: int) -> str | None:
-    """The tier or kind of figure named in the claim's own phrase, else nearest before it in its clause or sentence."""
+    """The tier or kind of figure named in the claim's own phrase, else (in a table cell) in its column's header, its
+    row's label or the table's caption, else nearest before it in its clause or sentence; only a kind a figure of the
+    claim's dimension can be (no "HBM" for a FLOPS figure)."""
     page, claim = state.page, state.claims[index]
     clause, sentence = page.clause_of(claim.start), page.sentence_of(claim.start)
     own_start, own_end = _own_phrase(state, index)
-    for start, end, following in ((own_start, own_end, True), (clause.start, clause.end, False), (sentence.start, sentence.end, False)):
-        before = state.topics.last(start, end, claim.start)
-        if before:
-            return before[1]
-        after = state.topics.first(start, end) if following else None
-        if after:
-            return after[1]
-    return None
+    named = [state.topics.last(own_start, own_end, claim.start), state.topics.first(own_start, own_end)]
+    named += [state.topics.first(span.start, span.end) for span in _inherited(page, claim)]
+    named += [state.topics.last(start, end, claim.start) for start, end in ((clause.start, clause.end), (sentence.start, sentence.end))]
+    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim)), None)
+
+
+def _fits(topic: str, claim: Claim) -> bool:
+    if claim.dimension == "compute":
+        return topic == "compute"
+    if claim.dimension == "bandwidth":
+        return topic not in ("compute", "utilization", "latency")
+    return True
+
+
+def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
+    """Whether the claim's sentence, or the header and row label of its table cell, speak of a measurement, and of sparsity."""
+    measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    for span in _inherited(state.page, claim):
+        in_span = state.sentence_says(span)
+        measured, sparse = measured or in_span[0], sparse or in_span[1]
+    return measured, sparse
+
+
+def _inherited(page: Page, claim: Claim) -> list[Span]:
+    """What a claim in a table cell inherits its words from: its column's header, its row's label, the table's caption."""
+    cell = page.cell_of(claim.start)
+    return [span for span in (cell.header, cell.label, cell.caption) if span is not None] if cell is not None else []
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
@@ -729,6 +828,8 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     if operands is None:
         return None
     first, second = operands
+    if first.label == second.label or "count" in (first.dimension, second.dimension):
+        return None  # a figure divided by itself, or a ratio of counts, is no ratio a text states
     high, low = (first, second) if first.quoted >= second.quoted else (second, first)
     quoted = high.quoted / low.quoted
     one_way = high.one_way / low.one_way
@@ -760,7 +861,10 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     elif against is not None:
         span = (against[2], claim.start)
     else:
-        recent = earlier[:6]
+        # With nothing named to compare against, the two figures last given, in this paragraph or the two before.
+        number = page.paragraph_of(claim.start)
+        since = page.paragraphs[max(number - 2, 0)].start
+        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
@@ -847,8 +951,10 @@ def _ratio_agrees(claim: Claim, value: float) -> bool:
 # Numbers ----------------------------------------------------------------------
 
 def _agrees(claim: Claim, expected: float) -> bool:
-    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off."""
+    """Within half a unit of the claim's last digit ("16,000" for 16,384), but never more than 2.5% off; for a range, within it so widened."""
     tolerance = min(claim.half_unit, _ROUNDING_CAP * abs(expected)) + _FLOATING_POINT * abs(expected)
+    if claim.low is not None:
+        return claim.low - tolerance <= expected <= claim.value + tolerance
     return abs(claim.value - expected) <= tolerance
 
 
