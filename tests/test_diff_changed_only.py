@@ -417,7 +417,6 @@ def branches(tmp_path_factory):
 
 @pytest.mark.parametrize("tag, expected", [
     ("port-halved", [("system/test-system.yaml", "derived: test-fabric.port_bandwidth x 1 = 2.5e+10, but value is 5e+10 (more than 2% apart)")]),  # 200 Gb/s is 25 GB/s
-    ("pcie-gone", [("accelerator/test-gpu.yaml", "uses.host_link: no record 'test-pcie'"), ("system/test-system.yaml", "uses.host_link: no record 'test-pcie'")]),
     ("alias-taken", [("accelerator/test-gpu.yaml", "alias 'Test GPU SXM' already names 'test-gpu-2'")]),
 ])
 def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered_file_is_wrong(branches, tmp_path, monkeypatch, tag, expected):
@@ -426,6 +425,19 @@ def test_a_revision_never_seen_is_checked_across_records_where_only_a_remembered
     # still find the problem.
     problems = _problems_of_both_readings(tag, branches, tmp_path, monkeypatch)
     assert [(problem.path, problem.message) for problem in problems] == [(f"{tag}:specs/{path}", message) for path, message in expected]
+
+
+def test_a_revision_naming_a_record_it_no_longer_holds_is_read_as_committed_on_both_readings(branches, tmp_path, monkeypatch, capsys):
+    """A reference to a record the revision does not hold is its only problem: found as a first reading finds it,
+    said on stderr, and the revision diffed as it was committed (the record shows as removed)."""
+    compare_versions("r0", "r0", branches)
+    *_, fast = compare_versions("r0", "pcie-gone", branches)
+    warned = capsys.readouterr().err
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "nothing-remembered"))
+    *_, whole = compare_versions("r0", "pcie-gone", branches)
+    assert "pcie-gone names records it does not hold" in warned and "uses.host_link: no record 'test-pcie'" in warned
+    assert [change.as_dict() for change in fast] == [change.as_dict() for change in whole]
+    assert ("record_removed", "test-pcie") in {(change.as_dict()["change"], change.as_dict()["record"]) for change in whole}
 
 
 def _problems_of_both_readings(tag, branches, tmp_path, monkeypatch):
