@@ -72,6 +72,9 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+# A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
+_MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
+                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
@@ -276,6 +279,7 @@ class _PageState:
         self.own_phrases: dict[int, tuple[int, int]] = {}
         self.phrases_within: dict[tuple[int, int], _Stretches] = {}
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
+        self.clause_words: dict[int, bool] = {}
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -313,6 +317,17 @@ class _PageState:
         offsets, records = self.topic_records.get(topic, ((), ()))
         at = bisect_left(offsets, before)
         return records[at - 1] if at else None
+
+    def part_measures(self, claim: Claim) -> bool:
+        """Whether the part of its clause a claim stands in, between commas, reports a run ("nvbandwidth reports",
+        "so the actual throughput is"): a rated figure in another part of the sentence stays rated."""
+        text, clause = self.page.text, self.page.clause_of(claim.start)
+        start = text.rfind(",", clause.start, claim.start) + 1 or clause.start
+        end = text.find(",", claim.end, clause.end)
+        said = self.clause_words.get(start)
+        if said is None:
+            said = self.clause_words[start] = _MEASURED.search(text, start, clause.end if end < 0 else end) is not None
+        return said
 
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
@@ -660,6 +675,8 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
+    if measured:
+        nearby = direct  # a measurement is of the machine named, never of a part it uses or one using it
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
@@ -768,8 +785,10 @@ def _fits(topic: str, claim: Claim) -> bool:
 
 
 def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
-    """Whether the claim's sentence, or the header and row label of its table cell, speak of a measurement, and of sparsity."""
+    """Whether the claim's sentence (or its part of it, by the words of a run), or the header and row label of its table cell,
+    speak of a measurement, and of sparsity."""
     measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    measured = measured or state.part_measures(claim)
     for span in _inherited(state.page, claim):
         in_span = state.sentence_says(span)
         measured, sparse = measured or in_span[0], sparse or in_span[1]
