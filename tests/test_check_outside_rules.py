@@ -9,6 +9,8 @@ import pytest
 
 import specdb
 from conftest import REPO
+from specdb.check.claims import extract
+from specdb.check.page import read_page
 from specdb.check.verdicts import Database, check_text
 
 
@@ -47,3 +49,35 @@ def test_a_graphics_card_in_a_row_label_is_hardware_the_data_does_not_hold(datab
     by_line = {(finding.line, finding.claim): finding.verdict for finding in found}
     assert by_line[3, "80"] == "ok" and by_line[3, "3.35 TB/s"] == "ok"
     assert by_line[4, "24"] == "unmatched" and by_line[4, "1 TB/s"] == "unmatched"
+
+
+@pytest.mark.parametrize("written", ["4x 50Gbps", "2× 400 GB/s", "8x 80GB"])
+def test_a_multiplier_before_a_figure_counts_parts_and_is_no_ratio(written):
+    found = extract(read_page(f"One HDR port aggregates {written} lanes.", "text"))
+    assert [claim.kind for claim in found] == ["quantity"] and found[0].text == written.split(maxsplit=1)[1]
+
+
+def test_a_multiplier_before_a_word_is_still_a_ratio():
+    (claim,) = extract(read_page("NDR is 2x the HDR rate.", "text"))
+    assert (claim.kind, claim.value) == ("ratio", 2)
+
+
+def test_a_ratio_in_a_table_cell_is_not_judged_against_figures_of_other_rows(database):
+    table = ("| Part | NVLink | Switches |\n| --- | --- | --- |\n| H100 SXM | 900 GB/s | 4× |\n"
+             "| A100 SXM 40GB | 600 GB/s | 2× |\n")
+    found = {finding.claim: finding.verdict for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    # 900 ÷ 600 = 1.5: no cell says so, and "4×" and "2×" are not read as that ratio.
+    assert "4×" not in found and "2×" not in found
+    assert found["900 GB/s"] == "ok" and found["600 GB/s"] == "ok"  # NVLink's per-GPU figures, quoted both ways
+
+
+def test_a_ratio_that_names_compute_divides_no_bandwidths(database):
+    found = verdicts("The H200 reads HBM at 4.8 TB/s and the H100 at 3.35 TB/s. The B200 has 5× the FP8 compute of the H100.", database)
+    # 4.8 ÷ 3.35 = 1.43 is a ratio of memory bandwidths; the 5× speaks of compute, whose figures the text does not give.
+    assert "5×" not in found
+    assert found["4.8 TB/s"].verdict == "ok" and found["3.35 TB/s"].verdict == "ok"
+
+
+def test_a_ratio_with_nothing_named_still_divides_the_last_two_figures(database):
+    found = verdicts("The H200 reads HBM at 4.8 TB/s and the H100 at 3.35 TB/s. That is 1.4x.", database)
+    assert found["1.4x"].verdict == "ok"

@@ -880,10 +880,16 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     elif against is not None:
         span = (against[2], claim.start)
     else:
-        # With nothing named to compare against, the two figures last given, in this paragraph or the two before.
+        # With nothing named to compare against, the two figures last given, in this paragraph or the two before; not in
+        # a table, whose cells are no sentence, and only figures of the kind the ratio's own words name (compute for "2.3× the
+        # FP8 compute", not two memory bandwidths).
+        if page.cell_of(claim.start) is not None:
+            return None
         number = page.paragraph_of(claim.start)
         since = page.paragraphs[max(number - 2, 0)].start
-        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"]
+        named = state.topics.first(*_own_phrase(state, index))
+        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"
+                  and (named is None or _named_kind(named[1], state.resolved[i].figure))]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
@@ -895,6 +901,11 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         return None
     comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
     return (subject, comparison) if comparison is not None else None
+
+
+def _named_kind(topic: str, figure: Figure) -> bool:
+    """Whether a figure is of the kind a ratio's words name: compute ("2.3× the FP8 compute") or a bandwidth or size of a tier."""
+    return (topic == "compute") == (figure.dimension == "compute")
 
 
 def _subject_span(state: _PageState, index: int, against: tuple[int, str, int] | None) -> tuple[int, int]:
