@@ -81,3 +81,13 @@ def test_a_ratio_that_names_compute_divides_no_bandwidths(database):
 def test_a_ratio_with_nothing_named_still_divides_the_last_two_figures(database):
     found = verdicts("The H200 reads HBM at 4.8 TB/s and the H100 at 3.35 TB/s. That is 1.4x.", database)
     assert found["1.4x"].verdict == "ok"
+
+
+def test_a_family_with_no_generation_named_is_judged_only_by_agreeing(database):
+    found = verdicts("The cards talk over NVLink at 160 GB/s. Fourth-generation NVLink gives each GPU 1000 GB/s bidirectional."
+                     " NVLink gives each GPU 900 GB/s bidirectional.", database)
+    # 160 GB/s is no NVLink generation's figure, and the text says no generation: nothing to call it a mismatch of.
+    assert found["160 GB/s"].verdict == "unmatched" and "NVLink" in found["160 GB/s"].note
+    # With the generation named, a figure off by 11% is a mismatch; one agreeing with a generation is that generation's.
+    assert (found["1000 GB/s"].verdict, found["1000 GB/s"].record_id) == ("mismatch", "nvlink-4")
+    assert (found["900 GB/s"].verdict, found["900 GB/s"].record_id) == ("ok", "nvlink-4")

@@ -70,6 +70,8 @@ _TIER_FIGURES = {
 }
 # Dimensions for which a named record without such a figure is reported as unmatched, rather than passed over.
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
+# Dimensions whose figures change from one generation of a family to the next.
+_GENERATIONAL = ("bandwidth", "compute")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
@@ -458,6 +460,9 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if missing:
         return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
+        if lookup.family:
+            return _finding("unmatched", note=f"names {lookup.text} but not which of {', '.join(lookup.records)}, and none of their"
+                                              f" {_kind_of(state, claim)} figures agrees")
         if lookup.known:
             return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
@@ -599,6 +604,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                   (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
     fallback: Figure | None = None
     named: Mention | None = None
+    undecided: Mention | None = None
     for mentions, trust in tiers:
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
@@ -617,6 +623,11 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if figure is None:
                 continue
             direct = figure.record_id in mention.records
+            if trust == "decides" and mention.family and not agrees and claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY:
+                # A family with no generation named ("NVLink", "InfiniBand") says which rate only by agreeing with one: a value
+                # near one generation's is no mismatch of that generation (one far from all is another quantity, as below).
+                undecided = undecided or mention
+                continue
             if agrees or (trust == "decides" and direct):
                 # Where none agrees, the figure nearest in value is the one the text most likely meant.
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
@@ -624,6 +635,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 fallback = fallback or figure
         if choices:
             return min(choices, key=lambda choice: choice[:4])[4]
+        if undecided is not None:
+            return undecided
     if claim.dimension == "count":
         return None
     remembered = state.topic_record(topic, claim.start) if topic else None
