@@ -91,3 +91,13 @@ def test_a_family_with_no_generation_named_is_judged_only_by_agreeing(database):
     # With the generation named, a figure off by 11% is a mismatch; one agreeing with a generation is that generation's.
     assert (found["1000 GB/s"].verdict, found["1000 GB/s"].record_id) == ("mismatch", "nvlink-4")
     assert (found["900 GB/s"].verdict, found["900 GB/s"].record_id) == ("ok", "nvlink-4")
+
+
+@pytest.mark.parametrize("text, counts", [
+    ("The flagship is a CDNA 3 GPU with 192 GB of HBM3.", []),
+    ("Both are RDNA 4 GPUs.", []),
+    ("An NVIDIA 8-GPU server.", ["8-GPU"]),
+    ("The HGX board holds 8 GPUs.", ["8 GPUs"]),
+])
+def test_a_number_after_an_architecture_name_is_its_version_not_a_count(text, counts):
+    assert [claim.text for claim in extract(read_page(text, "text")) if claim.dimension == "count"] == counts

@@ -71,6 +71,9 @@ _HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
 _WORD = "|".join(_WORD_NUMBERS)
+# "CDNA 3 GPU", "RDNA 4 GPUs": a number right after an architecture's name is its version, not a count ("NVIDIA 8-GPU
+# server" is a count: the hyphen joins the number to its noun).
+_VERSION_BEFORE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]$")
 COUNT = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
     r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
@@ -176,7 +179,9 @@ def extract(page: Page) -> list[Claim]:
             found.append(claim)
             taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
-        if not free(match.start(), match.end()):
+        if not free(match.start(), match.end()) or (
+                text[match.end("number") if match["number"] else match.end("word")] == " "
+                and _VERSION_BEFORE.search(text, max(0, match.start() - 20), match.start())):
             continue
         number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
         if number <= 0:
