@@ -101,3 +101,13 @@ def test_a_family_with_no_generation_named_is_judged_only_by_agreeing(database):
 ])
 def test_a_number_after_an_architecture_name_is_its_version_not_a_count(text, counts):
     assert [claim.text for claim in extract(read_page(text, "text")) if claim.dimension == "count"] == counts
+
+
+def test_a_value_the_text_computes_is_judged_but_never_an_alarm(database):
+    found = check_text("On the H100, NVLink 4 adds 18 links at 26.5 GB/s = 477 GB/s. On the H100, NVLink 4 gives 18 links x 25 GB/s"
+                       " = 450 GB/s per direction per GPU. InfiniBand NDR runs at 400 Gb/s = 50 GB/s per direction.", database, path="page")
+    by_claim = {(finding.column, finding.claim): finding.verdict for finding in found}
+    # 18 x 26.5 = 477 is the text's arithmetic on a rate no record holds; 18 x 25 = 450 is NVLink 4's per direction.
+    assert by_claim[52, "477 GB/s"] == "unmatched" and by_claim[111, "450 GB/s"] == "ok"
+    # 400 Gb/s is 50 GB/s: the same figure in another unit is restated, not computed, and judged as any figure.
+    assert [verdict for (_, claim), verdict in by_claim.items() if claim == "50 GB/s"] == ["ok"]

@@ -86,6 +86,7 @@ _UNHELD_KINDS = (
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
+_RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -468,9 +469,20 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
     figure = lookup
     figure, finding, direction = _verdict(database, state, claim, figure)
+    if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
+
+
+def _computed(claim: Claim, before: Claim, text: str) -> bool:
+    """"18 links at 53.125GBps = 956.25GBps": the text's own arithmetic on its own figures; where it agrees with no figure it
+    is no wrong rating of a part. The same value in another unit ("400 Gbps = 50 GB/s") is the figure restated."""
+    if claim.dimension == "count" or not _RESULT.match(text, before.end, claim.start):
+        return False
+    return before.dimension != claim.dimension or abs(math.log(claim.value / before.value)) > _ROUNDING_CAP
 
 
 def _claim_words(state: _PageState, index: int) -> str:
