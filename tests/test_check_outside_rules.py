@@ -111,3 +111,21 @@ def test_a_value_the_text_computes_is_judged_but_never_an_alarm(database):
     assert by_claim[52, "477 GB/s"] == "unmatched" and by_claim[111, "450 GB/s"] == "ok"
     # 400 Gb/s is 50 GB/s: the same figure in another unit is restated, not computed, and judged as any figure.
     assert [verdict for (_, claim), verdict in by_claim.items() if claim == "50 GB/s"] == ["ok"]
+
+
+def test_a_switch_chip_of_a_generation_is_a_part_the_data_does_not_hold(database):
+    table = ("| Chip | Ports | Port BW | Total | Used in |\n| --- | --- | --- | --- | --- |\n"
+             "| NVSwitch 3.0 | 64 | 50 GB/s | 3.2 TB/s | HGX H100 |\n")
+    found = {finding.claim: finding.verdict for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    # The chip's port and total rates are no GPU's and no HGX board's: unmatched, not a mismatch of the HGX H100's 7.2 TB/s.
+    assert found["50 GB/s"] == "unmatched" and found["3.2 TB/s"] == "unmatched"
+    # Its 64 ports are a count of a part the data lacks: no finding at all.
+    assert "64" not in found
+
+
+@pytest.mark.parametrize("text, count", [
+    ("The V100 has six links.", "six links"), ("An H800 board carries 8 GPUs.", "8 GPUs"),
+    ("Each NVSwitch 2.0 chip has 36 ports.", "36 ports"),
+])
+def test_a_count_of_a_part_the_data_does_not_hold_makes_no_finding(database, text, count):
+    assert count not in verdicts(text, database)

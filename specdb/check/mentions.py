@@ -29,9 +29,11 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\b", re.IGNORECASE)
 # Model numbers such as H800, MI250X, L40S, GH200: hardware, when no record claims them.
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
-# Graphics lines written with a space before the model number ("GeForce RTX 4090", "Radeon RX 7900 XTX", "RTX A6000"):
-# hardware none of the records is.
-_GRAPHICS_MODEL = re.compile(r"(?<![\w-])(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?(?![\w-])")
+# Parts no record is, named with a space before their model number or version: graphics cards ("GeForce RTX 4090",
+# "Radeon RX 7900 XTX", "RTX A6000") and switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
+# through its switches, not the chip).
+_UNHELD_PART = re.compile(r"(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
+                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d))(?![\w-])")
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
@@ -121,7 +123,7 @@ class Lexicon:
         taken = Spans()
         for mention in sorted(found, key=lambda mention: mention.start):
             taken.add(mention.start, mention.end)
-        for match in _GRAPHICS_MODEL.finditer(text):
+        for match in _UNHELD_PART.finditer(text):
             if taken.free(match.start(), match.end()):
                 found.append(Mention(match.start(), match.end(), match.group(), ()))
                 taken.add(match.start(), match.end())
