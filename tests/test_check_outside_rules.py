@@ -129,3 +129,23 @@ def test_a_switch_chip_of_a_generation_is_a_part_the_data_does_not_hold(database
 ])
 def test_a_count_of_a_part_the_data_does_not_hold_makes_no_finding(database, text, count):
     assert count not in verdicts(text, database)
+
+
+@pytest.mark.parametrize("text, claim, verdict, record", [
+    # NDR's own record is named "InfiniBand NDR (400 Gb/s)": NDR400 is that part; no HDR record is named with 100.
+    ("Each node has an InfiniBand NDR400 adapter at 400 Gb/s.", "400 Gb/s", "ok", "infiniband-ndr"),
+    ("Our HDR100 ports run 100 Gb/s.", "100 Gb/s", "unmatched", None),
+    # "Gen4" is the fourth NVLink as "NVLink 4" is.
+    ("The H200 has NVLink Gen4 at 900 GB/s per GPU.", "900 GB/s", "ok", "nvlink-4"),
+    # SXM5 is the SXM form of a part whose names say only SXM.
+    ("The B200 SXM5 reads HBM at 7.7 TB/s.", "7.7 TB/s", "ok", "nvidia-b200"),
+])
+def test_model_names_written_with_a_speed_a_generation_or_a_socket_revision(database, text, claim, verdict, record):
+    found = verdicts(text, database)[claim]
+    assert (found.verdict, found.record_id) == (verdict, record)
+
+
+def test_a_named_parts_listed_alternative_is_meant_before_a_neighbours_figure(database):
+    # The B200 lists 8 TB/s as an alternative of its 7.7 TB/s; the GB200, which shares NVLink 5 with it, holds 8 TB/s.
+    found = verdicts("B200 and NVLink 5: 8 TB/s of HBM.", database)["8 TB/s"]
+    assert (found.verdict, found.record_id) == ("mismatch", "nvidia-b200")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from specdb.db.catalog import hardware_names
@@ -39,6 +39,8 @@ _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
 _VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
+_VERSION_NUMBER = re.compile(r"(\d+)(?:\.0)?\b")
+_SPEED_SUFFIX = re.compile(r"([A-Za-z]+)(\d+)")
 _WORD_START = re.compile(r"(?<![\w-])\w")
 _SEPARATORS = str.maketrans("", "", " \t\n\r-")
 _QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
@@ -130,7 +132,7 @@ class Lexicon:
         for match in _MODEL_NUMBER.finditer(text):
             if _NOT_HARDWARE.match(match.group()) or not taken.free(match.start(), match.end()):
                 continue
-            found.append(Mention(match.start(), match.end(), match.group(), ()))
+            found.append(Mention(match.start(), match.end(), match.group(), self._with_speed(match.group())))
         return sorted(found, key=lambda mention: mention.start)
 
     def _unknown_versions(self, text: str, mentions: list[Mention]) -> list[Mention]:
@@ -141,12 +143,21 @@ class Lexicon:
             version = _VERSION_AFTER.match(text, mention.end)
             variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
             if version and not _QUANTITY_AFTER.match(text, version.end()):
-                result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], ()))
-            elif variant and not any(set(words(variant["variant"])) <= self.words[record] for record in mention.records):
+                # "NVLink Gen4", "NVLink v4": the generation the record names "NVLink 4", written another way.
+                number = _VERSION_NUMBER.search(version.group())
+                records = self.names.get(_key(f"{mention.text} {number[1]}")) if number else None
+                result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], records or ()))
+            elif variant and not any(set(_form(words(variant["variant"]))) <= set(_form(self.words[record])) for record in mention.records):
                 result.append(Mention(mention.start, variant.end(), text[mention.start:variant.end()], ()))
             else:
                 result.append(mention)
         return result
+
+    def _with_speed(self, model: str) -> tuple[str, ...]:
+        """"NDR400": a name the records know followed by the rate their own name gives ("InfiniBand NDR (400 Gb/s)") is that
+        record; "HDR100", whose 100 no HDR record's name gives, stays hardware the data does not hold."""
+        name, speed = _SPEED_SUFFIX.match(model).groups()
+        return tuple(record for record in self.names.get(_key(name), ()) if speed in self.words[record])
 
     def _generations(self, page: Page, mentions: list[Mention]) -> list[Mention]:
         """"its fifth-generation switch": the generation of the family named nearest in the paragraph."""
@@ -179,6 +190,11 @@ def _nearest_first(before: list[Mention], after: list[Mention], offset: int) -> 
         else:
             yield after[right]
             right += 1
+
+
+def _form(names: Iterable[str]) -> Iterator[str]:
+    """Words with the SXM form's generation dropped: "B200 SXM5" is the SXM B200 whichever socket revision it names."""
+    return (re.sub(r"^sxm\d$", "sxm", word) for word in names)
 
 
 def _key(text: str) -> str:

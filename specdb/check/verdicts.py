@@ -644,6 +644,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 continue
             if agrees or (trust == "decides" and direct):
                 # Where none agrees, the figure nearest in value is the one the text most likely meant.
+                # A named part's own figure whose listed alternative the text gives ("B200 ... 8 TB/s") is the one meant, before a
+                # figure of another part that agrees (the GB200's 8 TB/s, reached through the NVLink 5 they share).
+                agrees = agrees or (direct and _alternative_agrees(claim, figure))
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
@@ -661,6 +664,10 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if fallback is not None:
         return fallback
     return named if claim.dimension in _NAMED_DIMENSIONS else None
+
+
+def _alternative_agrees(claim: Claim, figure: Figure) -> bool:
+    return any(_agrees(claim, _on_basis(value, figure.direction, claim.basis or figure.direction)) for value, _, _ in figure.alternatives)
 
 
 def _names_nearest(state: _PageState, claim: Claim, own: tuple[int, int], others: _Stretches, start: int, end: int,
