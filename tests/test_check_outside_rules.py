@@ -149,3 +149,11 @@ def test_a_named_parts_listed_alternative_is_meant_before_a_neighbours_figure(da
     # The B200 lists 8 TB/s as an alternative of its 7.7 TB/s; the GB200, which shares NVLink 5 with it, holds 8 TB/s.
     found = verdicts("B200 and NVLink 5: 8 TB/s of HBM.", database)["8 TB/s"]
     assert (found.verdict, found.record_id) == ("mismatch", "nvidia-b200")
+
+
+@pytest.mark.parametrize("text, written", [("A DGX H100 (8× H100) node.", "8× H100"), ("On a node of 8x H200 we ran it.", "8x H200")])
+def test_a_multiplication_sign_before_a_product_counts_that_many(database, text, written):
+    (claim,) = [claim for claim in extract(read_page(text, "text")) if claim.dimension == "count"]
+    assert (claim.text, claim.value, claim.noun) == (written, 8, "accelerators")
+    found = verdicts(text, database)[written]
+    assert (found.verdict, found.figure) == ("ok", "accelerators")  # an HGX or DGX board holds 8
