@@ -157,3 +157,13 @@ def test_a_multiplication_sign_before_a_product_counts_that_many(database, text,
     assert (claim.text, claim.value, claim.noun) == (written, 8, "accelerators")
     found = verdicts(text, database)[written]
     assert (found.verdict, found.figure) == ("ok", "accelerators")  # an HGX or DGX board holds 8
+
+
+def test_a_ratio_against_the_previous_generation_divides_by_the_family_generation_before(database):
+    found = check_text("Fifth-generation NVLink gives each GPU 1.8 TB/s bidirectional, 2x more than the previous generation."
+                       " Fifth-generation NVLink gives each GPU 1.8 TB/s bidirectional. That is 3x the previous generation.",
+                       database, path="page")
+    ratios = [(finding.claim, finding.verdict, finding.figure) for finding in found if finding.claim.endswith("x")]
+    # NVLink 5 gives 1.8 TB/s per GPU and NVLink 4 900 GB/s, both counted both ways: 2 times.
+    division = "nvlink-5.per_accelerator_bandwidth ÷ nvlink-4.per_accelerator_bandwidth"
+    assert ratios == [("2x", "ok", division), ("3x", "mismatch", division)]

@@ -102,6 +102,13 @@ class Lexicon:
             rf"(?<![\w-])(?=[{first}])(?:" + "|".join(_pattern(key) for key in spellings) + r")(?:s|'s|’s)?(?![\w-])", re.IGNORECASE
         )
 
+    def previous_generation(self, record_id: str) -> str | None:
+        """The record of the generation before a record's in its family ("fifth-generation NVLink" -> the fourth's)."""
+        for (ordinal, family), record in self.generations.items():
+            if record == record_id and ordinal in _ORDINALS[1:]:
+                return self.generations.get((_ORDINALS[_ORDINALS.index(ordinal) - 1], family))
+        return None
+
     def find(self, page: Page) -> list[Mention]:
         """Every mention in the page, in reading order."""
         text = page.text

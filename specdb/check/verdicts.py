@@ -87,6 +87,8 @@ _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchu
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
 _RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
+_PREDECESSOR = re.compile(r"\b(?:previous|prior|preceding|last)\s+generation\b|\bpredecessor\b", re.IGNORECASE)
+_PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with the generation before is looked for
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -376,6 +378,11 @@ class Database:
             return len(figure.timeline) - 1
         known = [index for index, entry in enumerate(figure.timeline) if (entry[2] or "") <= self.as_of]
         return known[-1] if known else 0
+
+    def previous_generation(self, figure: Figure) -> Figure | None:
+        """The same figure of the generation before the figure's record in its family (NVLink 4's for NVLink 5's), if held."""
+        before = self.lexicon.previous_generation(figure.record_id)
+        return next((other for other in self.figures.get(before, []) if other.name == figure.name), None) if before else None
 
     def sibling(self, figure: Figure) -> Figure | None:
         """The same quantity counted the other way in the same record ("128 GB/s" both ways beside "63 GB/s" one way)."""
@@ -909,6 +916,15 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     than = next((word for word in comparisons if word[0] >= claim.end and word[1] == "than"), None)
     excluded = state.comparisons
     earlier = [i for i in state.resolved_before(index) if not excluded.cover(state.claims[i].start)]
+    if _PREDECESSOR.search(page.text, claim.end, min(sentence.end, claim.end + _PREDECESSOR_REACH)):
+        # "2X more bandwidth than the previous generation": the figure last given in the paragraph, against its family's
+        # generation before; with no such generation held, not judged.
+        paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+        latest = next((i for i in earlier if state.claims[i].start >= paragraph.start and state.claims[i].dimension != "count"), None)
+        if latest is None:
+            return None
+        before = database.previous_generation(state.resolved[latest].figure)
+        return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
     if than is not None:
         span = (than[2], _phrase_end(page, than[2], sentence.end))
     elif against is not None:
@@ -999,11 +1015,14 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
                    and not f.name.startswith("measured_")]
         figures = [f for f in figures if f.name in _TIER_FIGURES.get(topic, ())] or figures
         if len(figures) == 1:
-            figure = figures[0]
-            value = figure.timeline[database.effective(figure)][0]
-            return _Operand(value, Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction"),
-                            figure.direction, figure.label, figure.dimension)
+            return _figure_operand(database, figures[0])
     return None
+
+
+def _figure_operand(database: Database, figure: Figure) -> _Operand:
+    value = figure.timeline[database.effective(figure)][0]
+    one_way = Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction") if figure.dimension == "bandwidth" else value
+    return _Operand(value, one_way, figure.direction, figure.label, figure.dimension)
 
 
 def _ratio_agrees(claim: Claim, value: float) -> bool:
