@@ -72,7 +72,7 @@ def test_a_ratio_in_a_table_cell_is_not_judged_against_figures_of_other_rows(dat
 
 
 def test_a_ratio_that_names_compute_divides_no_bandwidths(database):
-    found = verdicts("The H200 reads HBM at 4.8 TB/s and the H100 at 3.35 TB/s. The B200 has 5× the FP8 compute of the H100.", database)
+    found = verdicts("The H200 reads HBM at 4.8 TB/s and the H100 at 3.35 TB/s. The B200 has 5× more FP8 compute.", database)
     # 4.8 ÷ 3.35 = 1.43 is a ratio of memory bandwidths; the 5× speaks of compute, whose figures the text does not give.
     assert "5×" not in found
     assert found["4.8 TB/s"].verdict == "ok" and found["3.35 TB/s"].verdict == "ok"
@@ -167,3 +167,20 @@ def test_a_ratio_against_the_previous_generation_divides_by_the_family_generatio
     # NVLink 5 gives 1.8 TB/s per GPU and NVLink 4 900 GB/s, both counted both ways: 2 times.
     division = "nvlink-5.per_accelerator_bandwidth ÷ nvlink-4.per_accelerator_bandwidth"
     assert ratios == [("2x", "ok", division), ("3x", "mismatch", division)]
+
+
+@pytest.mark.parametrize("text, claim, verdict", [
+    # B200 4.5 PFLOPS dense FP8 ÷ H100 1,979 TFLOPS = 2.27; BF16 2.25 PFLOPS ÷ 989 TFLOPS = 2.27.
+    ("The B200 has 2.3× the FP8 compute of H100.", "2.3×", "ok"),
+    ("The B200 delivers roughly 2–3× the compute of H100.", "2–3×", "ok"),
+    ("The B200 has 4× the FP8 compute of H100.", "4×", "mismatch"),
+    # H200 141 GiB ÷ H100 80 GiB = 1.76.
+    ("The H200 carries 1.8× the memory of the H100.", "1.8×", "ok"),
+])
+def test_a_ratio_to_a_named_parts_figure_of_a_named_kind(database, text, claim, verdict):
+    found = verdicts(text, database)[claim]
+    assert found.verdict == verdict
+
+
+def test_a_ratio_to_a_part_the_data_does_not_hold_is_not_judged(database):
+    assert "2×" not in verdicts("The B200 has 2× the compute of the V100.", database)

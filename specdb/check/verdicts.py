@@ -89,6 +89,9 @@ _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\bov
 _RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
 _PREDECESSOR = re.compile(r"\b(?:previous|prior|preceding|last)\s+generation\b|\bpredecessor\b", re.IGNORECASE)
 _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with the generation before is looked for
+# "2.3× the FP8 compute of H100": a ratio to a named part's figure of a named kind.
+_OF_PART = re.compile(r"\s+the\s+(?:(?P<precision>FP8|BF16|FP16|FP4|INT8)\s+)?(?P<kind>compute|memory bandwidth|bandwidth|memory)\s+of\s+(?:the\s+)?",
+                      re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -925,6 +928,9 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
             return None
         before = database.previous_generation(state.resolved[latest].figure)
         return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
+    of_part = _OF_PART.match(page.text, claim.end, sentence.end) if than is None and against is None else None
+    if of_part is not None:
+        return _parts_compared(database, state, index, of_part)
     if than is not None:
         span = (than[2], _phrase_end(page, than[2], sentence.end))
     elif against is not None:
@@ -956,6 +962,24 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
 def _named_kind(topic: str, figure: Figure) -> bool:
     """Whether a figure is of the kind a ratio's words name: compute ("2.3× the FP8 compute") or a bandwidth or size of a tier."""
     return (topic == "compute") == (figure.dimension == "compute")
+
+
+def _parts_compared(database: Database, state: _PageState, index: int, of_part: re.Match) -> tuple[_Operand, _Operand] | None:
+    """"B200 ... 2.3× the FP8 compute of H100": the figure the words name, of the part named last before the ratio in its
+    sentence and of the part after "of"; not judged when either part is not named or holds no such figure."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    before = [m for m in state.mentions_in(sentence.start, claim.start) if m.known and not m.family]
+    after = [m for m in state.mentions_in(of_part.end(), of_part.end() + 1) if m.known and not m.family]
+    if not before or not after or before[-1].records == after[0].records:
+        return None
+    precision = (of_part["precision"] or "bf16").casefold()
+    wanted = {"compute": f"dense_{precision}_flops", "memory bandwidth": figure_names.MEMORY_BANDWIDTH,
+              "bandwidth": figure_names.MEMORY_BANDWIDTH, "memory": figure_names.MEMORY_CAPACITY}[of_part["kind"].casefold()]
+    sides = [next((f for f in database.figures.get(m.records[0], []) if f.name == wanted), None) for m in (before[-1], after[0])]
+    if None in sides:
+        return None
+    return _figure_operand(database, sides[0]), _figure_operand(database, sides[1])
 
 
 def _subject_span(state: _PageState, index: int, against: tuple[int, str, int] | None) -> tuple[int, int]:
