@@ -184,3 +184,10 @@ def test_a_ratio_to_a_named_parts_figure_of_a_named_kind(database, text, claim, 
 
 def test_a_ratio_to_a_part_the_data_does_not_hold_is_not_judged(database):
     assert "2×" not in verdicts("The B200 has 2× the compute of the V100.", database)
+
+
+def test_a_count_of_gpus_in_a_domain_is_the_domain_figure(database):
+    found = check_text("In a DGX H100 the NVLink domain is 8 GPUs. A DGX H100 holds 8 GPUs.", database, path="page")
+    # Both are 8, but the first is the GPUs NVLink joins and the second the GPUs in the box.
+    assert [(finding.verdict, finding.record_id, finding.figure) for finding in found] == [
+        ("ok", "nvidia-hgx-h100", "scale_up_domain"), ("ok", "nvidia-hgx-h100", "accelerators")]

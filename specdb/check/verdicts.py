@@ -92,6 +92,7 @@ _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with
 # "2.3× the FP8 compute of H100": a ratio to a named part's figure of a named kind.
 _OF_PART = re.compile(r"\s+the\s+(?:(?P<precision>FP8|BF16|FP16|FP4|INT8)\s+)?(?P<kind>compute|memory bandwidth|bandwidth|memory)\s+of\s+(?:the\s+)?",
                       re.IGNORECASE)
+_DOMAIN = re.compile(r"\bdomains?\b", re.IGNORECASE)
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -726,6 +727,11 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
         and (claim.dimension != "compute" or precision is None or figure.precision == precision)
     ]
+    if claim.dimension == "count" and claim.noun == "accelerators" and _DOMAIN.search(
+            state.page.text, state.page.clause_of(claim.start).start, state.page.clause_of(claim.start).end):
+        # "the NVLink domain is 8 GPUs" counts the GPUs one switch fabric joins, not those in the box (the same 8 or 72,
+        # but another figure).
+        candidates = [figure for figure in candidates if "domain" in figure.name] or candidates
     if claim.scope and claim.dimension == "bandwidth":
         # A lane, link or port is a part of its own: a named record's figure of another scope is another quantity
         # ("per lane" is not the x16 link's); "in total" or "per GPU" may sum what the record holds per accelerator.
