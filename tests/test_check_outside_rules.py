@@ -191,3 +191,12 @@ def test_a_count_of_gpus_in_a_domain_is_the_domain_figure(database):
     # Both are 8, but the first is the GPUs NVLink joins and the second the GPUs in the box.
     assert [(finding.verdict, finding.record_id, finding.figure) for finding in found] == [
         ("ok", "nvidia-hgx-h100", "scale_up_domain"), ("ok", "nvidia-hgx-h100", "accelerators")]
+
+
+def test_a_lines_label_before_its_colon_counts_every_figure_after_it(database):
+    by_line = {finding.line: finding for finding in check_text(
+        "> PCIe 5.0 x16 (Unidirectional) Bandwidth: 63 GB/s; twice that both ways.\nPCIe 5.0 x16 Bandwidth: 63 GB/s\n",
+        database, path="page")}
+    # 63 GB/s is PCIe 5.0 x16 one way: "Unidirectional" in the label says so; with no such label, the counting is unsaid.
+    assert (by_line[1].verdict, by_line[1].basis) == ("ok", "per-direction")
+    assert by_line[2].verdict == "ambiguous-basis"

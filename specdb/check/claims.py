@@ -109,6 +109,8 @@ _SCOPES = (
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
+_LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
 _WINDOW_AFTER = 40
 
@@ -281,6 +283,11 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     if cell is not None and (basis is None or scope is None):
         inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
         basis, scope = basis or _basis(inherited), scope or _scope(inherited)
+    if basis is None:
+        # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
+        line_start = page.text.rfind("\n", max(0, claim.start - _LABEL_REACH), claim.start) + 1
+        label = _LINE_LABEL.match(page.text, line_start, claim.start)
+        basis = _basis(label["label"]) if label else None
     return replace(claim, basis=basis, scope=scope)
 
 
