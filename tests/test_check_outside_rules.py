@@ -200,3 +200,18 @@ def test_a_lines_label_before_its_colon_counts_every_figure_after_it(database):
     # 63 GB/s is PCIe 5.0 x16 one way: "Unidirectional" in the label says so; with no such label, the counting is unsaid.
     assert (by_line[1].verdict, by_line[1].basis) == ("ok", "per-direction")
     assert by_line[2].verdict == "ambiguous-basis"
+
+
+def test_the_value_a_figure_was_changed_to_is_the_new_parts(database):
+    # The H200 refreshes the H100 (80 GiB, 3.35 TB/s) with 141 GiB and 4.8 TB/s; the page names the H200 most.
+    page = ("The H200 is the H100 with HBM3e.\n\nA refresh of the H100, lifting memory from 80 GB to 141 GB and bandwidth to"
+            " 4.8 TB/s.\n\nThe H200 ships now, and the H200 is sold by every cloud.\n")
+    found = verdicts(page, database)
+    assert (found["80 GB"].verdict, found["80 GB"].record_id) == ("ok", "nvidia-h100-sxm")
+    assert (found["141 GB"].verdict, found["141 GB"].record_id) == ("ok", "nvidia-h200-sxm")
+    assert (found["4.8 TB/s"].verdict, found["4.8 TB/s"].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_changed_value_no_part_the_page_names_holds_is_unmatched(database):
+    found = verdicts("A refresh of the H100, lifting memory from 80 GB to 100 GB.", database)
+    assert found["80 GB"].verdict == "ok" and found["100 GB"].verdict == "unmatched"

@@ -93,6 +93,8 @@ _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with
 _OF_PART = re.compile(r"\s+the\s+(?:(?P<precision>FP8|BF16|FP16|FP4|INT8)\s+)?(?P<kind>compute|memory bandwidth|bandwidth|memory)\s+of\s+(?:the\s+)?",
                       re.IGNORECASE)
 _DOMAIN = re.compile(r"\bdomains?\b", re.IGNORECASE)
+_CHANGED_TO = re.compile(r"(?<!up )\bto\s*[~≈]?\s*$")
+_CHANGED_FROM = re.compile(r"\bfrom\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -482,6 +484,9 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
     figure = lookup
     figure, finding, direction = _verdict(database, state, claim, figure)
+    if finding.verdict in FAILING and _changed_from(state, index, figure):
+        # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
+        figure, finding, direction = _new_part(database, state, claim, figure, topic)
     if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
@@ -496,6 +501,37 @@ def _computed(claim: Claim, before: Claim, text: str) -> bool:
     if claim.dimension == "count" or not _RESULT.match(text, before.end, claim.start):
         return False
     return before.dimension != claim.dimension or abs(math.log(claim.value / before.value)) > _ROUNDING_CAP
+
+
+def _changed_from(state: _PageState, index: int, figure: Figure) -> bool:
+    """Whether the claim is the value a figure was changed to ("to 256 GB", "to ~6 TB/s") in a sentence that gives the part's
+    old value after "from" (which the figure's record is)."""
+    page, claim = state.page, state.claims[index]
+    if not _CHANGED_TO.search(page.text, max(0, claim.start - 8), claim.start):
+        return False
+    sentence = page.sentence_of(claim.start)
+    return any(
+        _CHANGED_FROM.search(page.text, max(0, state.claims[i].start - 6), state.claims[i].start)
+        and i in state.resolved and state.resolved[i].figure.record_id == figure.record_id
+        for i in state.claims_in(sentence.start, claim.start)
+    )
+
+
+def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
+    """The figure of the part the page names most after the old one (of the old one's family first), when it agrees;
+    else unmatched."""
+    kin = {record for mention in state.mentions if mention.family and old.record_id in mention.records for record in mention.records}
+    named: dict[tuple[str, ...], int] = {}
+    for mention in state.mentions:
+        if mention.known and old.record_id not in mention.records:
+            named[mention.records] = named.get(mention.records, 0) + 1
+    # A part of the old one's family the page names (the MI325X beside the MI300X) before any other part it names as often.
+    subject = max(named, key=lambda records: (bool(kin.intersection(records)), named[records])) if named else None
+    figure = _best(database, claim, topic, subject, state)[0] if subject else None
+    judged = _verdict(database, state, claim, figure) if figure is not None else None
+    if judged is not None and judged[1].verdict == "ok":
+        return judged
+    return old, _finding("unmatched", old, note=f"the value {old.label} was changed to, of a part the text does not name"), None
 
 
 def _claim_words(state: _PageState, index: int) -> str:
