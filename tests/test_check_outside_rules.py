@@ -215,3 +215,18 @@ def test_the_value_a_figure_was_changed_to_is_the_new_parts(database):
 def test_a_changed_value_no_part_the_page_names_holds_is_unmatched(database):
     found = verdicts("A refresh of the H100, lifting memory from 80 GB to 100 GB.", database)
     assert found["80 GB"].verdict == "ok" and found["100 GB"].verdict == "unmatched"
+
+
+def test_a_row_label_naming_a_part_that_holds_no_such_figure_makes_its_cell_unmatched(database):
+    # The L40S record holds no memory capacity (specs/accelerator/nvidia-l40s.yaml); the L4's 24 GiB is another part's.
+    table = "| GPU | Memory bandwidth | Notes |\n| --- | --- | --- |\n| L4 | 300 GB/s | 24 GB |\n| L40S | 864 GB/s | 48 GB |\n"
+    found = {(finding.line, finding.claim): finding for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    assert found[4, "864 GB/s"].verdict == "ok"
+    assert (found[4, "48 GB"].verdict, found[4, "48 GB"].record_id) == ("unmatched", None)
+    assert "nvidia-l40s" in found[4, "48 GB"].note
+
+
+def test_pcie_in_a_parts_name_is_its_variant_not_the_host_link(database):
+    table = "| GPU | Memory | Notes |\n| --- | --- | --- |\n| H100 PCIe | HBM2e | 80 GB |\n"
+    (finding,) = check_text(table, database, path="page.md", fmt="markdown")
+    assert (finding.verdict, finding.record_id, finding.figure) == ("ok", "nvidia-h100-pcie", "memory_capacity")

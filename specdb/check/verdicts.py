@@ -654,7 +654,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
     tiers = [(nearest(*own, False), "decides")]
-    tiers += [(nearest(span.start, span.end, False), "decides") for span in _inherited(page, claim)]
+    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
     tiers.append((nearest(within.start, within.end, False), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
@@ -666,7 +666,11 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     fallback: Figure | None = None
     named: Mention | None = None
     undecided: Mention | None = None
+    lacking: Mention | None = None
     for mentions, trust in tiers:
+        # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
+        # that holds no figure of the claim's kind makes the cell unmatched (the L40S row's memory is not the L4's).
+        labels, trust = trust == "labels", "decides" if trust == "labels" else trust
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
         for order, mention in enumerate(mentions):
@@ -682,6 +686,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
                 named = mention
             if figure is None:
+                if labels and not mention.family:
+                    lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
             if trust == "decides" and mention.family and not agrees and claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY:
@@ -701,6 +707,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             return min(choices, key=lambda choice: choice[:4])[4]
         if undecided is not None:
             return undecided
+        if lacking is not None and claim.dimension != "count":
+            return lacking
     if claim.dimension == "count":
         return None
     remembered = state.topic_record(topic, claim.start) if topic else None
@@ -859,7 +867,13 @@ def _topic(state: _PageState, index: int) -> str | None:
     named = [state.topics.last(own_start, own_end, claim.start), state.topics.first(own_start, own_end)]
     named += [state.topics.first(span.start, span.end) for span in _inherited(page, claim)]
     named += [state.topics.last(start, end, claim.start) for start, end in ((clause.start, clause.end), (sentence.start, sentence.end))]
-    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim)), None)
+    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim) and not _in_name(state, mark[0])), None)
+
+
+def _in_name(state: _PageState, offset: int) -> bool:
+    """Whether an offset lies inside a part's name: "PCIe" in "H100 PCIe" names the variant, not the host link."""
+    at = bisect_right(state.mention_starts, offset) - 1
+    return at >= 0 and state.mentions[at].known and offset < state.mentions[at].end and state.mentions[at].start < offset
 
 
 def _fits(topic: str, claim: Claim) -> bool:
