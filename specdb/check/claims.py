@@ -75,10 +75,10 @@ _WORD = "|".join(_WORD_NUMBERS)
 # server" is a count: the hyphen joins the number to its noun).
 _VERSION_BEFORE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]$")
 COUNT = re.compile(
-    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
-    r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
-    # "8× H100", "72x B200": a multiplication sign before a product's name counts that many of it.
-    rf"|(?:{_NUMBER.replace('number', 'times_number')})[x×]\s?(?P<times_product>[A-Z][A-Za-z]*\d+[A-Za-z]*)\b(?![\w-])"
+    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s*)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
+    r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s\b"
+    # "8× H100", "72x B200": a multiplication sign right before a product's name counts that many of it.
+    r"|(?:(?<=[x×])|(?<=[x×]\s))(?P<times_product>[A-Z][A-Za-z]*\d+[A-Za-z]*)(?![\w-]))\b"
 )
 # "4x 50Gbps", "2× 400G": a multiplier before a figure counts its parts, and is no ratio.
 _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|bigger|wider|narrower|as|the|that|difference|gap|step|cliff|speed-?up|slowdown|advantage|ratio)\b"
@@ -184,12 +184,11 @@ def extract(page: Page) -> list[Claim]:
             taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
         if not free(match.start(), match.end()) or (
-                match["times_number"] is None
+                match["times_product"] is None
                 and text[match.end("number") if match["number"] else match.end("word")] == " "
                 and _VERSION_BEFORE.search(text, max(0, match.start() - 20), match.start())):
             continue
-        written = match["number"] or match["times_number"]
-        number, half = _number(written) if written else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
+        number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
         if number <= 0:
             continue
         if match["thousands"]:
