@@ -6,9 +6,9 @@ Each text is written for its test; expected verdicts come from the rules in docs
 """
 
 import pytest
+from conftest import REPO
 
 import specdb
-from conftest import REPO
 from specdb.check.claims import extract
 from specdb.check.page import read_page
 from specdb.check.verdicts import Database, check_text
