@@ -230,3 +230,10 @@ def test_pcie_in_a_parts_name_is_its_variant_not_the_host_link(database):
     table = "| GPU | Memory | Notes |\n| --- | --- | --- |\n| H100 PCIe | HBM2e | 80 GB |\n"
     (finding,) = check_text(table, database, path="page.md", fmt="markdown")
     assert (finding.verdict, finding.record_id, finding.figure) == ("ok", "nvidia-h100-pcie", "memory_capacity")
+
+
+def test_a_count_a_family_names_is_of_no_member_unless_one_holds_it(database):
+    found = verdicts("A superchip pairs 1 Grace CPU with 2 Blackwell GPUs. An HGX board carries 8 Blackwell GPUs.", database)
+    # No Blackwell record holds 2 GPUs; the HGX B200 holds 8.
+    assert "2 Blackwell GPUs" not in found
+    assert (found["8 Blackwell GPUs"].verdict, found["8 Blackwell GPUs"].record_id) == ("ok", "nvidia-hgx-b200")

@@ -690,9 +690,11 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                     lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
-            if trust == "decides" and mention.family and not agrees and claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY:
+            if trust == "decides" and mention.family and not agrees and (
+                    claim.dimension == "count" or claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY):
                 # A family with no generation named ("NVLink", "InfiniBand") says which rate only by agreeing with one: a value
-                # near one generation's is no mismatch of that generation (one far from all is another quantity, as below).
+                # near one generation's is no mismatch of that generation (one far from all is another quantity, as below);
+                # a count a family names ("2 Blackwell GPUs" of a superchip) is of no member unless one holds it.
                 undecided = undecided or mention
                 continue
             if agrees or (trust == "decides" and direct):
