@@ -71,15 +71,21 @@ _HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
 _WORD = "|".join(_WORD_NUMBERS)
+# "CDNA 3 GPU", "RDNA 4 GPUs": a number right after an architecture's name is its version, not a count ("NVIDIA 8-GPU
+# server" is a count: the hyphen joins the number to its noun).
+_VERSION_BEFORE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]$")
 COUNT = re.compile(
-    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s+)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
-    r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s)\b"
+    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s*)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
+    r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s\b"
+    # "8× H100", "72x B200": a multiplication sign right before a product's name counts that many of it.
+    r"|(?:(?<=[x×])|(?<=[x×]\s))(?P<times_product>[A-Z][A-Za-z]*\d+[A-Za-z]*)(?![\w-]))\b"
 )
+# "4x 50Gbps", "2× 400G": a multiplier before a figure counts its parts, and is no ratio.
 _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|bigger|wider|narrower|as|the|that|difference|gap|step|cliff|speed-?up|slowdown|advantage|ratio)\b"
 RATIO = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
     rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
-    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
+    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)(?!\s*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
     re.IGNORECASE,
 )
 # "9x more GPUs", "four times as many ports": a ratio of counts, which no figure holds.
@@ -103,6 +109,8 @@ _SCOPES = (
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
+_LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
 _WINDOW_AFTER = 40
 
@@ -175,7 +183,10 @@ def extract(page: Page) -> list[Claim]:
             found.append(claim)
             taken.add(match.start(), match.end())
     for match in COUNT.finditer(text):
-        if not free(match.start(), match.end()):
+        if not free(match.start(), match.end()) or (
+                match["times_product"] is None
+                and text[match.end("number") if match["number"] else match.end("word")] == " "
+                and _VERSION_BEFORE.search(text, max(0, match.start() - 20), match.start())):
             continue
         number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
         if number <= 0:
@@ -271,6 +282,11 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     if cell is not None and (basis is None or scope is None):
         inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
         basis, scope = basis or _basis(inherited), scope or _scope(inherited)
+    if basis is None:
+        # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
+        line_start = page.text.rfind("\n", max(0, claim.start - _LABEL_REACH), claim.start) + 1
+        label = _LINE_LABEL.match(page.text, line_start, claim.start)
+        basis = _basis(label["label"]) if label else None
     return replace(claim, basis=basis, scope=scope)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from specdb.check.page import Page, Spans
@@ -29,11 +29,18 @@ _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", 
 _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\b", re.IGNORECASE)
 # Model numbers such as H800, MI250X, L40S, GH200: hardware, when no record claims them.
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
+# Parts no record is, named with a space before their model number or version: graphics cards ("GeForce RTX 4090",
+# "Radeon RX 7900 XTX", "RTX A6000") and switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
+# through its switches, not the chip).
+_UNHELD_PART = re.compile(r"(?=[GRQN])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
+                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d))(?![\w-])")
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
 _VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
+_VERSION_NUMBER = re.compile(r"(\d+)(?:\.0)?\b")
+_SPEED_SUFFIX = re.compile(r"([A-Za-z]+)(\d+)")
 _WORD_START = re.compile(r"(?<![\w-])\w")
 _SEPARATORS = str.maketrans("", "", " \t\n\r-")
 _QUANTITY_AFTER = re.compile(r"[\s-]*(?:[kMGTP]i?[Bb]|[A-Za-z]*FLOP|GT|%|x\b|×|GPU|times)")
@@ -95,6 +102,13 @@ class Lexicon:
             rf"(?<![\w-])(?=[{first}])(?:" + "|".join(_pattern(key) for key in spellings) + r")(?:s|'s|’s)?(?![\w-])", re.IGNORECASE
         )
 
+    def previous_generation(self, record_id: str) -> str | None:
+        """The record of the generation before a record's in its family ("fifth-generation NVLink" -> the fourth's)."""
+        for (ordinal, family), record in self.generations.items():
+            if record == record_id and ordinal in _ORDINALS[1:]:
+                return self.generations.get((_ORDINALS[_ORDINALS.index(ordinal) - 1], family))
+        return None
+
     def find(self, page: Page) -> list[Mention]:
         """Every mention in the page, in reading order."""
         text = page.text
@@ -118,10 +132,14 @@ class Lexicon:
         taken = Spans()
         for mention in sorted(found, key=lambda mention: mention.start):
             taken.add(mention.start, mention.end)
+        for match in _UNHELD_PART.finditer(text):
+            if taken.free(match.start(), match.end()):
+                found.append(Mention(match.start(), match.end(), match.group(), ()))
+                taken.add(match.start(), match.end())
         for match in _MODEL_NUMBER.finditer(text):
             if _NOT_HARDWARE.match(match.group()) or not taken.free(match.start(), match.end()):
                 continue
-            found.append(Mention(match.start(), match.end(), match.group(), ()))
+            found.append(Mention(match.start(), match.end(), match.group(), self._with_speed(match.group())))
         return sorted(found, key=lambda mention: mention.start)
 
     def _unknown_versions(self, text: str, mentions: list[Mention]) -> list[Mention]:
@@ -132,12 +150,21 @@ class Lexicon:
             version = _VERSION_AFTER.match(text, mention.end)
             variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
             if version and not _QUANTITY_AFTER.match(text, version.end()):
-                result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], ()))
-            elif variant and not any(set(words(variant["variant"])) <= self.words[record] for record in mention.records):
+                # "NVLink Gen4", "NVLink v4": the generation the record names "NVLink 4", written another way.
+                number = _VERSION_NUMBER.search(version.group())
+                records = self.names.get(_key(f"{mention.text} {number[1]}")) if number else None
+                result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], records or ()))
+            elif variant and not any(set(_form(words(variant["variant"]))) <= set(_form(self.words[record])) for record in mention.records):
                 result.append(Mention(mention.start, variant.end(), text[mention.start:variant.end()], ()))
             else:
                 result.append(mention)
         return result
+
+    def _with_speed(self, model: str) -> tuple[str, ...]:
+        """"NDR400": a name the records know followed by the rate their own name gives ("InfiniBand NDR (400 Gb/s)") is that
+        record; "HDR100", whose 100 no HDR record's name gives, stays hardware the data does not hold."""
+        name, speed = _SPEED_SUFFIX.match(model).groups()
+        return tuple(record for record in self.names.get(_key(name), ()) if speed in self.words[record])
 
     def _generations(self, page: Page, mentions: list[Mention]) -> list[Mention]:
         """"its fifth-generation switch": the generation of the family named nearest in the paragraph."""
@@ -170,6 +197,11 @@ def _nearest_first(before: list[Mention], after: list[Mention], offset: int) -> 
         else:
             yield after[right]
             right += 1
+
+
+def _form(names: Iterable[str]) -> Iterator[str]:
+    """Words with the SXM form's generation dropped: "B200 SXM5" is the SXM B200 whichever socket revision it names."""
+    return (re.sub(r"^sxm\d$", "sxm", word) for word in names)
 
 
 def _key(text: str) -> str:

@@ -70,8 +70,13 @@ _TIER_FIGURES = {
 }
 # Dimensions for which a named record without such a figure is reported as unmatched, rather than passed over.
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
+# Dimensions whose figures change from one generation of a family to the next.
+_GENERATIONAL = ("bandwidth", "compute")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+# A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
+_MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
+                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
@@ -81,6 +86,15 @@ _UNHELD_KINDS = (
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
+_RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
+_PREDECESSOR = re.compile(r"\b(?:previous|prior|preceding|last)\s+generation\b|\bpredecessor\b", re.IGNORECASE)
+_PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with the generation before is looked for
+# "2.3× the FP8 compute of H100": a ratio to a named part's figure of a named kind.
+_OF_PART = re.compile(r"\s+the\s+(?:(?P<precision>FP8|BF16|FP16|FP4|INT8)\s+)?(?P<kind>compute|memory bandwidth|bandwidth|memory)\s+of\s+(?:the\s+)?",
+                      re.IGNORECASE)
+_DOMAIN = re.compile(r"\bdomains?\b", re.IGNORECASE)
+_CHANGED_TO = re.compile(r"(?<!up )\bto\s*[~≈]?\s*$")
+_CHANGED_FROM = re.compile(r"\bfrom\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
 
 
@@ -276,6 +290,7 @@ class _PageState:
         self.own_phrases: dict[int, tuple[int, int]] = {}
         self.phrases_within: dict[tuple[int, int], _Stretches] = {}
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
+        self.clause_words: dict[int, bool] = {}
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -313,6 +328,17 @@ class _PageState:
         offsets, records = self.topic_records.get(topic, ((), ()))
         at = bisect_left(offsets, before)
         return records[at - 1] if at else None
+
+    def part_measures(self, claim: Claim) -> bool:
+        """Whether the part of its clause a claim stands in, between commas, reports a run ("nvbandwidth reports",
+        "so the actual throughput is"): a rated figure in another part of the sentence stays rated."""
+        text, clause = self.page.text, self.page.clause_of(claim.start)
+        start = text.rfind(",", clause.start, claim.start) + 1 or clause.start
+        end = text.find(",", claim.end, clause.end)
+        said = self.clause_words.get(start)
+        if said is None:
+            said = self.clause_words[start] = _MEASURED.search(text, start, clause.end if end < 0 else end) is not None
+        return said
 
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
@@ -358,6 +384,11 @@ class Database:
             return len(figure.timeline) - 1
         known = [index for index, entry in enumerate(figure.timeline) if (entry[2] or "") <= self.as_of]
         return known[-1] if known else 0
+
+    def previous_generation(self, figure: Figure) -> Figure | None:
+        """The same figure of the generation before the figure's record in its family (NVLink 4's for NVLink 5's), if held."""
+        before = self.lexicon.previous_generation(figure.record_id)
+        return next((other for other in self.figures.get(before, []) if other.name == figure.name), None) if before else None
 
     def sibling(self, figure: Figure) -> Figure | None:
         """The same quantity counted the other way in the same record ("128 GB/s" both ways beside "63 GB/s" one way)."""
@@ -443,14 +474,64 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if missing:
         return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
+        if claim.dimension == "count":
+            return None  # a count of a part the data lacks (its links, ports, chips) is no figure any record could hold
+        if lookup.family:
+            return _finding("unmatched", note=f"names {lookup.text} but not which of {', '.join(lookup.records)}, and none of their"
+                                              f" {_kind_of(state, claim)} figures agrees")
         if lookup.known:
             return _finding("unmatched", note=f"the database holds no {_kind_of(state, claim)} figure for {', '.join(lookup.records)}")
         return _finding("unmatched", note=f"names {lookup.text}, which the database does not hold")
     figure = lookup
     figure, finding, direction = _verdict(database, state, claim, figure)
+    if finding.verdict in FAILING and _changed_from(state, index, figure):
+        # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
+        figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
+
+
+def _computed(claim: Claim, before: Claim, text: str) -> bool:
+    """"18 links at 53.125GBps = 956.25GBps": the text's own arithmetic on its own figures; where it agrees with no figure it
+    is no wrong rating of a part. The same value in another unit ("400 Gbps = 50 GB/s") is the figure restated."""
+    if claim.dimension == "count" or not _RESULT.match(text, before.end, claim.start):
+        return False
+    return before.dimension != claim.dimension or abs(math.log(claim.value / before.value)) > _ROUNDING_CAP
+
+
+def _changed_from(state: _PageState, index: int, figure: Figure) -> bool:
+    """Whether the claim is the value a figure was changed to ("to 256 GB", "to ~6 TB/s") in a sentence that gives the part's
+    old value after "from" (which the figure's record is)."""
+    page, claim = state.page, state.claims[index]
+    if not _CHANGED_TO.search(page.text, max(0, claim.start - 8), claim.start):
+        return False
+    sentence = page.sentence_of(claim.start)
+    return any(
+        _CHANGED_FROM.search(page.text, max(0, state.claims[i].start - 6), state.claims[i].start)
+        and i in state.resolved and state.resolved[i].figure.record_id == figure.record_id
+        for i in state.claims_in(sentence.start, claim.start)
+    )
+
+
+def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
+    """The figure of the part the page names most after the old one (of the old one's family first), when it agrees;
+    else unmatched."""
+    kin = {record for mention in state.mentions if mention.family and old.record_id in mention.records for record in mention.records}
+    named: dict[tuple[str, ...], int] = {}
+    for mention in state.mentions:
+        if mention.known and old.record_id not in mention.records:
+            named[mention.records] = named.get(mention.records, 0) + 1
+    # A part of the old one's family the page names (the MI325X beside the MI300X) before any other part it names as often.
+    subject = max(named, key=lambda records: (bool(kin.intersection(records)), named[records])) if named else None
+    figure = _best(database, claim, topic, subject, state)[0] if subject else None
+    judged = _verdict(database, state, claim, figure) if figure is not None else None
+    if judged is not None and judged[1].verdict == "ok":
+        return judged
+    return old, _finding("unmatched", old, note=f"the value {old.label} was changed to, of a part the text does not name"), None
 
 
 def _claim_words(state: _PageState, index: int) -> str:
@@ -573,7 +654,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
     tiers = [(nearest(*own, False), "decides")]
-    tiers += [(nearest(span.start, span.end, False), "decides") for span in _inherited(page, claim)]
+    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
     tiers.append((nearest(within.start, within.end, False), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
@@ -584,7 +665,12 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                   (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
     fallback: Figure | None = None
     named: Mention | None = None
+    undecided: Mention | None = None
+    lacking: Mention | None = None
     for mentions, trust in tiers:
+        # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
+        # that holds no figure of the claim's kind makes the cell unmatched (the L40S row's memory is not the L4's).
+        labels, trust = trust == "labels", "decides" if trust == "labels" else trust
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
         for order, mention in enumerate(mentions):
@@ -600,15 +686,31 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
                 named = mention
             if figure is None:
+                if labels and not mention.family:
+                    lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
+            if trust == "decides" and mention.family and not agrees and (
+                    claim.dimension == "count" or claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY):
+                # A family with no generation named ("NVLink", "InfiniBand") says which rate only by agreeing with one: a value
+                # near one generation's is no mismatch of that generation (one far from all is another quantity, as below);
+                # a count a family names ("2 Blackwell GPUs" of a superchip) is of no member unless one holds it.
+                undecided = undecided or mention
+                continue
             if agrees or (trust == "decides" and direct):
                 # Where none agrees, the figure nearest in value is the one the text most likely meant.
+                # A named part's own figure whose listed alternative the text gives ("B200 ... 8 TB/s") is the one meant, before a
+                # figure of another part that agrees (the GB200's 8 TB/s, reached through the NVLink 5 they share).
+                agrees = agrees or (direct and _alternative_agrees(claim, figure))
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
         if choices:
             return min(choices, key=lambda choice: choice[:4])[4]
+        if undecided is not None:
+            return undecided
+        if lacking is not None and claim.dimension != "count":
+            return lacking
     if claim.dimension == "count":
         return None
     remembered = state.topic_record(topic, claim.start) if topic else None
@@ -619,6 +721,10 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if fallback is not None:
         return fallback
     return named if claim.dimension in _NAMED_DIMENSIONS else None
+
+
+def _alternative_agrees(claim: Claim, figure: Figure) -> bool:
+    return any(_agrees(claim, _on_basis(value, figure.direction, claim.basis or figure.direction)) for value, _, _ in figure.alternatives)
 
 
 def _names_nearest(state: _PageState, claim: Claim, own: tuple[int, int], others: _Stretches, start: int, end: int,
@@ -660,11 +766,18 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
+    if measured:
+        nearby = direct  # a measurement is of the machine named, never of a part it uses or one using it
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
         and (claim.dimension != "compute" or precision is None or figure.precision == precision)
     ]
+    if claim.dimension == "count" and claim.noun == "accelerators" and _DOMAIN.search(
+            state.page.text, state.page.clause_of(claim.start).start, state.page.clause_of(claim.start).end):
+        # "the NVLink domain is 8 GPUs" counts the GPUs one switch fabric joins, not those in the box (the same 8 or 72,
+        # but another figure).
+        candidates = [figure for figure in candidates if "domain" in figure.name] or candidates
     if claim.scope and claim.dimension == "bandwidth":
         # A lane, link or port is a part of its own: a named record's figure of another scope is another quantity
         # ("per lane" is not the x16 link's); "in total" or "per GPU" may sum what the record holds per accelerator.
@@ -756,7 +869,13 @@ def _topic(state: _PageState, index: int) -> str | None:
     named = [state.topics.last(own_start, own_end, claim.start), state.topics.first(own_start, own_end)]
     named += [state.topics.first(span.start, span.end) for span in _inherited(page, claim)]
     named += [state.topics.last(start, end, claim.start) for start, end in ((clause.start, clause.end), (sentence.start, sentence.end))]
-    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim)), None)
+    return next((mark[1] for mark in named if mark is not None and _fits(mark[1], claim) and not _in_name(state, mark[0])), None)
+
+
+def _in_name(state: _PageState, offset: int) -> bool:
+    """Whether an offset lies inside a part's name: "PCIe" in "H100 PCIe" names the variant, not the host link."""
+    at = bisect_right(state.mention_starts, offset) - 1
+    return at >= 0 and state.mentions[at].known and offset < state.mentions[at].end and state.mentions[at].start < offset
 
 
 def _fits(topic: str, claim: Claim) -> bool:
@@ -768,8 +887,10 @@ def _fits(topic: str, claim: Claim) -> bool:
 
 
 def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
-    """Whether the claim's sentence, or the header and row label of its table cell, speak of a measurement, and of sparsity."""
+    """Whether the claim's sentence (or its part of it, by the words of a run), or the header and row label of its table cell,
+    speak of a measurement, and of sparsity."""
     measured, sparse = state.sentence_says(state.page.sentence_of(claim.start))
+    measured = measured or state.part_measures(claim)
     for span in _inherited(state.page, claim):
         in_span = state.sentence_says(span)
         measured, sparse = measured or in_span[0], sparse or in_span[1]
@@ -856,15 +977,33 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
     than = next((word for word in comparisons if word[0] >= claim.end and word[1] == "than"), None)
     excluded = state.comparisons
     earlier = [i for i in state.resolved_before(index) if not excluded.cover(state.claims[i].start)]
+    if _PREDECESSOR.search(page.text, claim.end, min(sentence.end, claim.end + _PREDECESSOR_REACH)):
+        # "2X more bandwidth than the previous generation": the figure last given in the paragraph, against its family's
+        # generation before; with no such generation held, not judged.
+        paragraph = page.paragraphs[page.paragraph_of(claim.start)]
+        latest = next((i for i in earlier if state.claims[i].start >= paragraph.start and state.claims[i].dimension != "count"), None)
+        if latest is None:
+            return None
+        before = database.previous_generation(state.resolved[latest].figure)
+        return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
+    of_part = _OF_PART.match(page.text, claim.end, sentence.end) if than is None and against is None else None
+    if of_part is not None:
+        return _parts_compared(database, state, index, of_part)
     if than is not None:
         span = (than[2], _phrase_end(page, than[2], sentence.end))
     elif against is not None:
         span = (against[2], claim.start)
     else:
-        # With nothing named to compare against, the two figures last given, in this paragraph or the two before.
+        # With nothing named to compare against, the two figures last given, in this paragraph or the two before; not in
+        # a table, whose cells are no sentence, and only figures of the kind the ratio's own words name (compute for "2.3× the
+        # FP8 compute", not two memory bandwidths).
+        if page.cell_of(claim.start) is not None:
+            return None
         number = page.paragraph_of(claim.start)
         since = page.paragraphs[max(number - 2, 0)].start
-        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"]
+        named = state.topics.first(*_own_phrase(state, index))
+        recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"
+                  and (named is None or _named_kind(named[1], state.resolved[i].figure))]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
@@ -876,6 +1015,29 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         return None
     comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
     return (subject, comparison) if comparison is not None else None
+
+
+def _named_kind(topic: str, figure: Figure) -> bool:
+    """Whether a figure is of the kind a ratio's words name: compute ("2.3× the FP8 compute") or a bandwidth or size of a tier."""
+    return (topic == "compute") == (figure.dimension == "compute")
+
+
+def _parts_compared(database: Database, state: _PageState, index: int, of_part: re.Match) -> tuple[_Operand, _Operand] | None:
+    """"B200 ... 2.3× the FP8 compute of H100": the figure the words name, of the part named last before the ratio in its
+    sentence and of the part after "of"; not judged when either part is not named or holds no such figure."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    before = [m for m in state.mentions_in(sentence.start, claim.start) if m.known and not m.family]
+    after = [m for m in state.mentions_in(of_part.end(), of_part.end() + 1) if m.known and not m.family]
+    if not before or not after or before[-1].records == after[0].records:
+        return None
+    precision = (of_part["precision"] or "bf16").casefold()
+    wanted = {"compute": f"dense_{precision}_flops", "memory bandwidth": figure_names.MEMORY_BANDWIDTH,
+              "bandwidth": figure_names.MEMORY_BANDWIDTH, "memory": figure_names.MEMORY_CAPACITY}[of_part["kind"].casefold()]
+    sides = [next((f for f in database.figures.get(m.records[0], []) if f.name == wanted), None) for m in (before[-1], after[0])]
+    if None in sides:
+        return None
+    return _figure_operand(database, sides[0]), _figure_operand(database, sides[1])
 
 
 def _subject_span(state: _PageState, index: int, against: tuple[int, str, int] | None) -> tuple[int, int]:
@@ -935,11 +1097,14 @@ def _operand_in(database: Database, state: _PageState, span: tuple[int, int], ra
                    and not f.name.startswith("measured_")]
         figures = [f for f in figures if f.name in _TIER_FIGURES.get(topic, ())] or figures
         if len(figures) == 1:
-            figure = figures[0]
-            value = figure.timeline[database.effective(figure)][0]
-            return _Operand(value, Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction"),
-                            figure.direction, figure.label, figure.dimension)
+            return _figure_operand(database, figures[0])
     return None
+
+
+def _figure_operand(database: Database, figure: Figure) -> _Operand:
+    value = figure.timeline[database.effective(figure)][0]
+    one_way = Bandwidth(value, figure.direction, figure.record_id, figure.name).on("per-direction") if figure.dimension == "bandwidth" else value
+    return _Operand(value, one_way, figure.direction, figure.label, figure.dimension)
 
 
 def _ratio_agrees(claim: Claim, value: float) -> bool:
