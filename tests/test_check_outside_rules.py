@@ -193,6 +193,13 @@ def test_a_count_of_gpus_in_a_domain_is_the_domain_figure(database):
         ("ok", "nvidia-hgx-h100", "scale_up_domain"), ("ok", "nvidia-hgx-h100", "accelerators")]
 
 
+def test_a_domain_of_in_switch_reduction_is_that_figure_when_the_text_says_so(database):
+    found = check_text("In a DGX H100, NVLink SHARP reduces across a domain of 8 GPUs.", database, path="page")
+    # HGX H100's switches reduce across its 8 GPUs (in_network_reduction_domain = 8, the H100 whitepaper).
+    assert [(finding.verdict, finding.record_id, finding.figure) for finding in found] == [
+        ("ok", "nvidia-hgx-h100", "in_network_reduction_domain")]
+
+
 def test_a_lines_label_before_its_colon_counts_every_figure_after_it(database):
     by_line = {finding.line: finding for finding in check_text(
         "> PCIe 5.0 x16 (Unidirectional) Bandwidth: 63 GB/s; twice that both ways.\nPCIe 5.0 x16 Bandwidth: 63 GB/s\n",

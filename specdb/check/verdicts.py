@@ -93,6 +93,7 @@ _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with
 _OF_PART = re.compile(r"\s+the\s+(?:(?P<precision>FP8|BF16|FP16|FP4|INT8)\s+)?(?P<kind>compute|memory bandwidth|bandwidth|memory)\s+of\s+(?:the\s+)?",
                       re.IGNORECASE)
 _DOMAIN = re.compile(r"\bdomains?\b", re.IGNORECASE)
+_REDUCTION = re.compile(r"\b(?:SHARP|NVLS|reductions?)\b", re.IGNORECASE)
 _CHANGED_TO = re.compile(r"(?<!up )\bto\s*[~≈]?\s*$")
 _CHANGED_FROM = re.compile(r"\bfrom\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
@@ -777,7 +778,12 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
             state.page.text, state.page.clause_of(claim.start).start, state.page.clause_of(claim.start).end):
         # "the NVLink domain is 8 GPUs" counts the GPUs one switch fabric joins, not those in the box (the same 8 or 72,
         # but another figure).
-        candidates = [figure for figure in candidates if "domain" in figure.name] or candidates
+        clause = state.page.clause_of(claim.start)
+        domains = [figure for figure in candidates if "domain" in figure.name]
+        if not _REDUCTION.search(state.page.text, clause.start, clause.end):
+            # Unless the words are of in-switch reduction (SHARP), the domain meant is the one the links join.
+            domains = [figure for figure in domains if "reduction" not in figure.name] or domains
+        candidates = domains or candidates
     if claim.scope and claim.dimension == "bandwidth":
         # A lane, link or port is a part of its own: a named record's figure of another scope is another quantity
         # ("per lane" is not the x16 link's); "in total" or "per GPU" may sum what the record holds per accelerator.
