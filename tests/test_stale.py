@@ -194,3 +194,20 @@ def test_a_vendor_with_one_platform_does_not_end_the_other_trends():
         "B node-edge cliff, scale-up / scale-out: 4x x -> 8x y (grew)",
         "B dense BF16 FLOP per byte of scale-out bandwidth: 1,000 (x) -> 2,500 (y), x2.5",
     ]
+
+
+def test_a_changed_source_outranks_a_warning_but_not_an_error(dated, tmp_path):
+    """A figure only warned of by its age, whose source changed since its review, is 'changed' and fails a check;
+    an error stays an error."""
+    import specdb
+    from specdb.analysis.stale import stale_figures
+
+    _policy(specs=dated, text="  link:\n    warn_after: {count: 4, period: month}\n    error_after: {count: 150, period: day}\n")
+    connection = specdb.connect(dated, tmp_path / "db.sqlite")
+    rows = stale_figures(connection, today=dt.date(2026, 11, 29), changed_sources={"test-datasheet"})
+    levels = {(row["record_id"], row["figure"]): row["level"] for row in rows}
+    # As in test_policies_mark_warn_and_error_and_error_wins: the two reviewed before 2026-07-02 are errors, and
+    # test-link's per_accelerator_bandwidth (2026-07-02) only warned; every figure cites test-datasheet.
+    assert levels[("test-link", "per_link_bandwidth")] == levels[("test-link", "links_per_accelerator")] == "error"
+    assert levels[("test-link", "per_accelerator_bandwidth")] == "changed"
+    assert "warn" not in levels.values() and failing(rows, strict=False)

@@ -33,29 +33,27 @@ def stale_figures(
     if since and older_than:
         raise UsageError("give --since or --older-than, not both")
     cutoff = parse_cutoff(since) if since else before(today, *parse_age(older_than)) if older_than else None
+    changed = {row["id"]: row for row in figures_citing(connection, sorted(changed_sources))}
     rows = []
     for row in figures_to_review(connection, cutoff.isoformat() if cutoff else None):
-        reviewed = dt.date.fromisoformat(row["reviewed"])
-        level = _level(reviewed, cutoff, row["warn_after"], row["error_after"], today)
-        if level is None:
-            continue
-        found = dict(row)
-        found["age_days"] = (today - reviewed).days
-        found["level"] = level
-        found["cutoff"] = cutoff.isoformat() if cutoff else None
-        rows.append(found)
+        level = _level(dt.date.fromisoformat(row["reviewed"]), cutoff, row["warn_after"], row["error_after"], today)
+        if level == "warn" and row["id"] in changed:
+            level = "changed"  # a changed source fails a check; its age alone would only warn
+        if level is not None:
+            rows.append(_found(row, level, cutoff, today))
     listed = {row["id"] for row in rows}
-    for row in figures_citing(connection, sorted(changed_sources)):
-        if row["id"] not in listed:
-            found = dict(row)
-            reviewed = dt.date.fromisoformat(row["reviewed"])
-            found.update(age_days=(today - reviewed).days, level="changed", cutoff=cutoff.isoformat() if cutoff else None)
-            rows.append(found)
+    rows.extend(_found(row, "changed", cutoff, today) for figure_id, row in changed.items() if figure_id not in listed)
     rows.sort(key=lambda row: (row["reviewed"], row["record_id"], row["figure"]))
     sources = figure_sources(connection, [row.pop("id") for row in rows])
     for row, source_ids in zip(rows, sources):
         row["sources"] = source_ids
     return rows
+
+
+def _found(row: Any, level: str, cutoff: dt.date | None, today: dt.date) -> dict[str, Any]:
+    found = dict(row)
+    found.update(age_days=(today - dt.date.fromisoformat(row["reviewed"])).days, level=level, cutoff=cutoff.isoformat() if cutoff else None)
+    return found
 
 
 def _level(reviewed: dt.date, cutoff: dt.date | None, warn_after: str | None, error_after: str | None, today: dt.date) -> str | None:
