@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import NamedTuple
 
 import yaml
@@ -33,11 +32,6 @@ class Edit(NamedTuple):
 
 class EditError(ValueError):
     """An edit the file's shape does not allow (a missing mapping, a flow-style mapping to insert into, no place for a new key)."""
-
-
-def set_values(path: Path, edits: list[Edit]) -> str:
-    """The text of the YAML file at `path` with the edits made, in order; the file itself is not written."""
-    return edited(path.read_text(encoding="utf-8"), edits)
 
 
 def edited(text: str, edits: list[Edit]) -> str:

@@ -102,8 +102,9 @@ def _note_edits(path: Path, figures: list[str], source_id: str, missing: set[str
 
 
 def _write(edits: dict[Path, list[Edit]]) -> None:
-    """Every file edited and validated first, then each written whole (beside it, renamed into place)."""
-    from specdb.atomicwrite import replacing_file
+    """Every file edited and validated first, then all written or none (the figures' review and the source's fingerprint
+    belong together)."""
+    from specdb.atomicwrite import replace_files
 
     texts = {}
     for path, file_edits in edits.items():
@@ -112,9 +113,7 @@ def _write(edits: dict[Path, list[Edit]]) -> None:
         except EditError as error:
             raise SpecdbError(f"{path}: cannot record the review: {error}") from None
         _validate(path, texts[path])
-    for path, text in texts.items():
-        with replacing_file(path) as temporary:
-            temporary.write_text(text, encoding="utf-8")
+    replace_files(texts)
 
 
 def _validate(path: Path, text: str) -> None:
