@@ -369,3 +369,17 @@ def test_the_readme_shows_what_audit_says_of_its_real_file(audit):
     shown = readme.split("$ specdb audit gpu-specs.ts\n", 1)[1].splitlines()[0]
     result = audit(str(FIXTURES / "inferencex-gpu-specs.ts"))
     assert shown == result.stdout.splitlines()[0].replace(str(FIXTURES / "inferencex-gpu-specs.ts"), "gpu-specs.ts")
+
+
+def test_a_replacement_is_written_as_the_file_writes_its_value_with_or_without_a_space(data, tmp_path):
+    path = tmp_path / "gpu-specs.ts"
+    path.write_text(
+        "export const GPU_SPECS = [\n"
+        '  { name: "B200 SXM", memoryBandwidth: "8TB/s" },\n'
+        '  { name: "H100 SXM", memoryBandwidth: "4 TB/s" },\n'
+        "];\n"
+    )
+    _, fields = read(str(path), path.read_text(), "inferencex")
+    suggestions = {finding.key: finding.suggestion for finding in judge(fields, data, str(path))}
+    # B200: 7.7 TB/s shipping (8 TB/s announced); H100 SXM: 3.35 TB/s, not 4.
+    assert suggestions == {"B200 SXM.memoryBandwidth": "7.7TB/s", "H100 SXM.memoryBandwidth": "3.35 TB/s"}

@@ -38,7 +38,7 @@ def detect(path: str, text: str) -> str:
 def read(path: str, text: str, as_format: str | None = None) -> tuple[str, list[Field]]:
     """The format used and the file's fields, in that format (`as_format`) or the one detected."""
     name = as_format or detect(path, text)
-    reader = next((reader for reader in READERS if reader.NAME == name), None)
+    reader = _BY_NAME.get(name)
     if reader is None:
         raise UsageError(f"--as '{name}': not a format audit reads; use one of {', '.join(FORMATS)}")
     return name, reader.read(path, text)

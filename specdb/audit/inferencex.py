@@ -13,7 +13,7 @@ import re
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, UnreadableTable, position
 from specdb.audit.typescript import code_of
-from specdb.format.units import UnitError, parse_quantity
+from specdb.format.units import UnitError, number_and_unit, parse_quantity
 
 NAME = "inferencex"
 _NUMBERS = {"fp4": "fp4", "fp8": "fp8", "bf16": "bf16"}
@@ -51,11 +51,10 @@ def read(path: str, text: str) -> list[Field]:
             elif name in _QUANTITIES and text_value:
                 try:
                     quantity = parse_quantity(text_value)
+                    number, unit = number_and_unit(text_value)
                 except UnitError:
                     continue
-                unit = text_value.split()[-1] if " " in text_value.strip() else ""
-                scale = quantity.value / float(text_value.split()[0]) if " " in text_value.strip() else 1.0
-                found.append(Field(line, column, f"{part}.{name}", text_value, quantity.value, scale, f" {unit}", part,
+                found.append(Field(line, column, f"{part}.{name}", text_value, quantity.value, quantity.value / number, unit, part,
                                    _QUANTITIES[name], either_gb=name == "memory"))
     return found
 

@@ -224,20 +224,20 @@ class Data:
             for name in names:
                 if (record_id, name) in self.figures:
                     found = self.figures[(record_id, name)]
-                    return [_with(found, sparse=2 * found.value)]
+                    return [replace(found, sparse=2 * found.value)]
             # Where a vendor's parts that record both run FP16 at the BF16 rate (NVIDIA's and AMD's tensor and matrix
             # cores; not Intel's Gaudi 3), a part of that vendor with one of the two recorded is judged on it.
             twin = {"fp16": figure_names.DENSE_BF16_FLOPS, "bf16": figure_names.DENSE_FP16_FLOPS}.get(precision)
             alike = self.kinds.get(record_id, ("", ""))[1] in self.fp16_as_bf16
             found = self.figures.get((record_id, twin)) if twin and alike else None
             if found:
-                return [_with(found, sparse=2 * found.value, text=f"{found.text} (the {twin[6:10].upper()} rate; no {precision.upper()} rate is recorded)")]
+                return [replace(found, sparse=2 * found.value, text=f"{found.text} (the {twin[6:10].upper()} rate; no {precision.upper()} rate is recorded)")]
             return []
         if quantity in (meaning.MEMORY_BANDWIDTH, meaning.MEMORY_CAPACITY, meaning.POWER):
             found = self.figures.get((record_id, quantity))
             driver = self.figures.get((record_id, figure_names.DRIVER_MEMORY_TOTAL))
             if found and driver and quantity == meaning.MEMORY_CAPACITY:
-                return [_with(found, exact_also=[(driver.value, driver.text)])]
+                return [replace(found, exact_also=[(driver.value, driver.text)])]
             return [found] if found else []
         if quantity in (meaning.SCALE_UP_PER_DIRECTION, meaning.SCALE_UP_BIDIRECTIONAL):
             return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, quantity == meaning.SCALE_UP_PER_DIRECTION)
@@ -250,7 +250,7 @@ class Data:
             link = self.uses.get(record_id, {}).get("host_link")
             found = self.figures.get((link, "x16_per_direction_bandwidth")) if link else None
             both = self.figures.get((link, "x16_bidirectional_bandwidth")) if link else None
-            return [_with(found, other_count=both.value if both else 2 * found.value)] if found else []
+            return [replace(found, other_count=both.value if both else 2 * found.value)] if found else []
         raise ValueError(f"no quantity {quantity!r}")
 
     def _vendors_fp16_as_bf16(self) -> set[str]:
@@ -273,7 +273,7 @@ class Data:
         text = f"{found.text} {direction}"
         if (direction == "per-direction") != one_way:
             text += f" ({format_value(value, 'bandwidth')} {'per direction' if one_way else 'both directions added'})"
-        return [_with(found, value=value, text=text, other_count=other, older=[], ok_also=[])]
+        return [replace(found, value=value, text=text, other_count=other, older=[], ok_also=[])]
 
     def _own_link(self, record_id: str, one_way: bool) -> list[_Expected]:
         """A link record's rate: per accelerator (NVLink), else its x16 figures (PCIe), one way or both."""
@@ -290,9 +290,9 @@ class Data:
         # differently (242 or 236 payload bytes of 256).
         span = (flit.value, 1.0) if flit else None
         if one_way:
-            return [_with(one, other_count=both.value, ok_range=span and (one.value * span[0], one.value))]
+            return [replace(one, other_count=both.value, ok_range=span and (one.value * span[0], one.value))]
         # Both ways is twice the one-way rate, or the raw rate the specification headlines.
-        return [_with(both, other_count=one.value, ok_also=[*both.ok_also, (2 * one.value, f"2 x {one.text}")],
+        return [replace(both, other_count=one.value, ok_also=[*both.ok_also, (2 * one.value, f"2 x {one.text}")],
                       ok_range=span and (both.value * span[0], both.value))]
 
     def _family_flit(self, record_id: str) -> _Expected | None:
@@ -312,7 +312,7 @@ class Data:
         found = self.figures[(tier.record_id, tier.figure)]
         value = tier.on("per-direction")
         halved = f" ({format_value(value, 'bandwidth')} per direction)" if tier.direction == "bidirectional" else ""
-        return _with(found, value=value, text=f"{found.text} {tier.direction}{halved}", other_count=2 * value, older=[], ok_also=[])
+        return replace(found, value=value, text=f"{found.text} {tier.direction}{halved}", other_count=2 * value, older=[], ok_also=[])
 
     def committed(self, record_id: str, figure: str) -> list[tuple[float, str]]:
         """The values a figure had in earlier commits of the specs (`specdb history`), with the commit, oldest first."""
@@ -349,12 +349,6 @@ def _extends(known: tuple[str, ...], word: str) -> bool:
     """Whether a name's words extend a shorthand holding a digit by letters alone ('mi300x' extends 'mi300')."""
     return any(any(c.isdigit() for c in word) and candidate.startswith(word) and candidate[len(word):].isalpha()
                for candidate in known)
-
-
-def _with(found: _Expected, **changes: Any) -> _Expected:
-    values = asdict(found)
-    values.update(changes)
-    return _Expected(**values)
 
 
 def judge(table: list[Field], data: Data, path: str) -> list[Finding]:

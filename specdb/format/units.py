@@ -77,6 +77,15 @@ UNITS = _unit_table()
 _QUANTITY = re.compile(r"^\s*(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)\s*(?P<unit>\S*)\s*$", re.ASCII)
 
 
+def number_and_unit(text: str) -> tuple[float, str]:
+    """The number of a quantity as written and what follows it, its spacing kept ("80 GB" → (80.0, " GB"), "80GB" →
+    (80.0, "GB")), for writing another number in the same form; UnitError when the text is not a number and a unit."""
+    match = _QUANTITY.match(text)
+    if match is None:
+        raise UnitError(f"'{text}' is not a number followed by a unit")
+    return float(match["number"]), text[match.end("number"):].rstrip()
+
+
 def decimal_prefixed(quantity: Quantity) -> bool:
     """Whether a quantity is written with a decimal prefix (kB, GB, TB/s...) rather than a binary one or none."""
     match = _QUANTITY.match(quantity.text)
