@@ -32,13 +32,16 @@ def stale(
     from specdb.analysis.stale import STALE_COLUMNS, failing, stale_figures
     from specdb.db.catalog import source_fingerprints
     from specdb.format.policy import parse_cutoff
-    from specdb.sources.cache import SourceCache, changed_since_review
 
     today = parse_cutoff(as_of) if as_of else dt.date.today()
     connection = open_database(specs, db, refresh)
     reviewed = source_fingerprints(connection)
     # Without a fingerprinted source there is nothing to compare, and the cache folder need not even be located.
-    changed = changed_since_review(SourceCache(), reviewed) if reviewed else set()
+    changed: set[str] = set()
+    if reviewed:
+        from specdb.sources.cache import SourceCache, changed_since_review
+
+        changed = changed_since_review(SourceCache(), reviewed)
     rows = stale_figures(connection, since=since, older_than=older_than, today=today, changed_sources=changed)
     emit(rows, fmt, STALE_COLUMNS)
     if fmt == "table":
