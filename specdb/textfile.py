@@ -25,11 +25,15 @@ def read_at_most(stream: BinaryIO, limit: int) -> bytes:
     return b"".join(blocks)
 
 
+def line_and_column(text: str | bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of an offset into text (in characters) or bytes (in bytes)."""
+    newline = b"\n" if isinstance(text, bytes) else "\n"
+    return text.count(newline, 0, offset) + 1, offset - (text.rfind(newline, 0, offset) + 1) + 1
+
+
 def undecodable(raw: bytes, error: UnicodeDecodeError) -> tuple[str, int, int]:
     """What to say of bytes that are not UTF-8, and the line and column (1-based) of the first one."""
-    line = raw.count(b"\n", 0, error.start) + 1
-    column = error.start - (raw.rfind(b"\n", 0, error.start) + 1) + 1
-    return f"not UTF-8: byte 0x{raw[error.start]:02x} cannot be decoded", line, column
+    return f"not UTF-8: byte 0x{raw[error.start]:02x} cannot be decoded", *line_and_column(raw, error.start)
 
 
 def read_text(path: str, limit: int, *, name_instead: str, too_large: str) -> str:

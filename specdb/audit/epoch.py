@@ -16,6 +16,7 @@ import io
 
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, UnreadableTable
+from specdb.textfile import line_and_column
 
 NAME = "epoch"
 NAME_COLUMN = "Hardware name"
@@ -76,7 +77,8 @@ def _fields(row: list[str], first_line: int, record: str, header: list[str], jud
         at = at + 1 if at >= 0 else record.find(row[index], searched)
         if at >= 0:
             searched = at + len(row[index])
-            line, column = first_line + record.count("\n", 0, at), at - (record.rfind("\n", 0, at) + 1) + 1
+            line, column = line_and_column(record, at)
+            line += first_line - 1
         else:
             line, column = first_line, 1
         found.append(Field(line, column, f"{part} / {header[index]}", row[index], value, 1.0, "", part, quantity,

@@ -84,12 +84,6 @@ def half_unit(written: str, value: float, whole_zeros: bool = False) -> float:
     return abs(step / 2 / number)
 
 
-def position(text: str, offset: int) -> tuple[int, int]:
-    """The 1-based line and column of a character offset."""
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
 def figure_meaning(figure: str) -> str:
     """The meaning of a field an exporter fills from a figure ('dense_bf16_flops' → 'dense:bf16')."""
     if figure.startswith("dense_") and figure.endswith("_flops"):

@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from specdb.audit import fields as meaning
-from specdb.audit.fields import Field, UnreadableTable, position
+from specdb.audit.fields import Field, UnreadableTable
 from specdb.audit.typescript import code_of
+from specdb.textfile import line_and_column
 
 NAME = "huggingface"
 _OPEN = re.compile(r"""(?:"([^"]+)"|'([^']+)'|([A-Za-z_$][\w$]*))\s*:\s*\{""")
@@ -35,7 +36,7 @@ def read(path: str, text: str) -> list[Field]:
     stack: list[str] = []
     index = code.find("{", start)
     if index < 0:
-        raise UnreadableTable(path, "SKUS is not an object", *position(text, start))
+        raise UnreadableTable(path, "SKUS is not an object", *line_and_column(text, start))
     depth = 0
     for token in re.finditer(r"""(?:"[^"\n]*"|'[^'\n]*'|[A-Za-z_$][\w$]*)\s*:\s*\{|\{|\}|\b(?:tflops|memory)\s*:""", code[index:]):
         at = index + token.start()
@@ -64,12 +65,12 @@ def _fields(text: str, code: str, at: int, stack: list[str]) -> list[Field]:
         number = _NUMBER.search(body)
         if number is None:
             return []
-        line, column = position(text, match.start(2) + number.start())
+        line, column = line_and_column(text, match.start(2) + number.start())
         return [Field(line, column, f"{path}.tflops", number.group(), float(number.group().replace("_", "")) * 1e12, 1e12, "",
                       part, meaning.dense("16bit"), loose=True)]
     found = []
     for index, number in enumerate(_NUMBER.finditer(body)):
-        line, column = position(text, match.start(2) + number.start())
+        line, column = line_and_column(text, match.start(2) + number.start())
         found.append(Field(line, column, f"{path}.memory[{index}]", number.group(), float(number.group()) * 1e9, 1e9, "",
                            part, meaning.MEMORY_CAPACITY, loose=True, either_gb=True))
     return found

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 from specdb.audit import fields as meaning
-from specdb.audit.fields import Field, UnreadableTable, position
+from specdb.audit.fields import Field, UnreadableTable
 from specdb.audit.typescript import code_of
 from specdb.format.units import UnitError, number_and_unit, parse_quantity
+from specdb.textfile import line_and_column
 
 NAME = "inferencex"
 _NUMBERS = {"fp4": "fp4", "fp8": "fp8", "bf16": "bf16"}
@@ -44,7 +45,7 @@ def read(path: str, text: str) -> list[Field]:
         part = named.group(2)
         for key in _KEY.finditer(code, entry[0], entry[1]):
             name, text_value, number = key.group(1), key.group(3), key.group(4)
-            line, column = position(text, key.start(3) if text_value is not None else key.start(4))
+            line, column = line_and_column(text, key.start(3) if text_value is not None else key.start(4))
             if name in _NUMBERS and number is not None:
                 found.append(Field(line, column, f"{part}.{name}", number, float(number) * 1e12, 1e12, "", part,
                                    meaning.dense(_NUMBERS[name])))

@@ -15,8 +15,9 @@ import re
 from pathlib import Path
 
 from specdb.audit import fields as meaning
-from specdb.audit.fields import Field, UnreadableTable, position
+from specdb.audit.fields import Field, UnreadableTable
 from specdb.export.llm_analysis import GIGA, OPTIONAL, REQUIRED
+from specdb.textfile import line_and_column
 
 NAME = "llm-analysis"
 _SCALES = {field: divisor for field, _, divisor in REQUIRED + OPTIONAL} | {"intra_node_bandwidth_in_GB_per_sec": GIGA}
@@ -48,7 +49,7 @@ def read(path: str, text: str) -> list[Field]:
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             continue
         match = re.search(rf'"{key}"\s*:\s*([^,}}\s]+)', text)
-        line, column = position(text, match.start(1)) if match else (1, 1)
+        line, column = line_and_column(text, match.start(1)) if match else (1, 1)
         written = match.group(1) if match else str(value)
         found.append(Field(line, column, key, written, value * _SCALES[key], _SCALES[key], _UNITS.get(key, ""), part, quantity))
     return found

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from specdb.audit.fields import UnreadableTable, position
+from specdb.audit.fields import UnreadableTable
+from specdb.textfile import line_and_column
 
 _CLOSING = {"}": "{", "]": "[", ")": "("}
 
@@ -24,7 +25,7 @@ def code_of(path: str, text: str) -> str:
         if text.startswith("/*", index):
             end = text.find("*/", index + 2)
             if end < 0:
-                raise UnreadableTable(path, "comment never closed", *position(text, index))
+                raise UnreadableTable(path, "comment never closed", *line_and_column(text, index))
             chars[index:end + 2] = [c if c == "\n" else " " for c in text[index:end + 2]]
             index = end + 2
             continue
@@ -37,16 +38,16 @@ def code_of(path: str, text: str) -> str:
                     break
                 end += 1
             if end >= length or text[end] != char:
-                raise UnreadableTable(path, "string never closed", *position(text, index))
+                raise UnreadableTable(path, "string never closed", *line_and_column(text, index))
             index = end + 1
             continue
         if char in "{[(":
             stack.append((char, index))
         elif char in _CLOSING:
             if not stack or stack[-1][0] != _CLOSING[char]:
-                raise UnreadableTable(path, f"'{char}' closes nothing open", *position(text, index))
+                raise UnreadableTable(path, f"'{char}' closes nothing open", *line_and_column(text, index))
             stack.pop()
         index += 1
     if stack:
-        raise UnreadableTable(path, f"'{stack[-1][0]}' never closed", *position(text, stack[-1][1]))
+        raise UnreadableTable(path, f"'{stack[-1][0]}' never closed", *line_and_column(text, stack[-1][1]))
     return "".join(chars)

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from specdb.load.files import MAX_FILE_BYTES, too_large
-from specdb.textfile import undecodable
+from specdb.textfile import line_and_column, undecodable
 
 try:
     from yaml import CSafeLoader as _SafeLoader
@@ -121,7 +121,7 @@ def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, l
         line, column = _position(mark) if mark else (1, 1)
         return None, [YamlProblem(f"YAML syntax: {exc.problem or exc.context}", line, column)]
     except yaml.reader.ReaderError as exc:
-        return None, [YamlProblem(f"character {_codepoint(exc.character)} is not allowed in YAML", *_offset_position(text, exc.position))]
+        return None, [YamlProblem(f"character {_codepoint(exc.character)} is not allowed in YAML", *line_and_column(text, exc.position))]
     except yaml.YAMLError as exc:
         return None, [YamlProblem(f"YAML error: {exc}")]
     if root is None:
@@ -152,11 +152,6 @@ def _codepoint(character: Any) -> str:
     return f"U+{code:04X}"
 
 
-def _offset_position(text: str, index: int) -> tuple[int, int]:
-    """Line and column of a character offset, counted as the composer counts them."""
-    return text.count("\n", 0, index) + 1, index - (text.rfind("\n", 0, index) + 1) + 1
-
-
 def _nesting_problem(text: str) -> YamlProblem | None:
     """Refuse absurd nesting before the composer recurses into it."""
     # Flow nesting goes no deeper than the file has opening brackets, which str.count finds without a Python loop.
@@ -166,7 +161,7 @@ def _nesting_problem(text: str) -> YamlProblem | None:
             if match.group() in "[{":
                 depth += 1
                 if depth > MAX_DEPTH:
-                    return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", *_offset_position(text, match.start()))
+                    return YamlProblem(f"nesting deeper than {MAX_DEPTH} levels", *line_and_column(text, match.start()))
             elif depth:
                 depth -= 1
     for match in _DEEP_BLOCK.finditer(text):
