@@ -330,3 +330,10 @@ def markdown_table(rows: Sequence[Row], columns: list[str]) -> str:
 def counted(records: int, sources: int, figures: int) -> str:
     """What a version of the data holds, in the words `validate`, `build` and `info` share: "79 records, 150 sources, 389 figures"."""
     return f"{records:,} record{'s' * (records != 1)}, {sources:,} source{'s' * (sources != 1)}, {figures:,} figure{'s' * (figures != 1)}"
+
+
+def tally(noun: str, verdicts: Sequence[str], findings: Sequence[Any]) -> str:
+    """How many findings, and how many of each verdict in the order given: "31 claims: 27 ok, 2 mixed-basis"."""
+    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in verdicts}
+    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
+    return f"{len(findings)} {noun}{'' if len(findings) == 1 else 's'}{': ' + parts if parts else ''}"

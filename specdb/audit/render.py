@@ -10,10 +10,9 @@ _UNMATCHED_SHOWN = 8  # names of unmatched parts listed under a table, so that i
 
 def summary(path: str, table_format: str, findings: list[Finding]) -> str:
     """"systems/b200_sxm.yaml (aiconfigurator): 11 fields: 9 ok, 1 mismatch, 1 unmatched"."""
-    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in VERDICTS}
-    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
-    fields = f"{len(findings)} field{'' if len(findings) == 1 else 's'}"
-    return f"{path} ({table_format}): {fields}{': ' + parts if parts else ''}"
+    from specdb.output import tally
+
+    return f"{path} ({table_format}): {tally('field', VERDICTS, findings)}"
 
 
 def render(audits: list[tuple[str, str, list[Finding]]], output: str, width: int | None = None) -> str:

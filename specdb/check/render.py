@@ -7,17 +7,17 @@ from specdb.check.verdicts import VERDICTS, Finding
 
 def summary(findings: list[Finding]) -> str:
     """"31 claims: 27 ok, 2 mixed-basis, 1 ambiguous-basis"."""
-    counts = {verdict: sum(1 for finding in findings if finding.verdict == verdict) for verdict in VERDICTS}
-    parts = ", ".join(f"{count} {verdict}" for verdict, count in counts.items() if count)
-    return f"{len(findings)} claim{'' if len(findings) == 1 else 's'}{': ' + parts if parts else ''}"
+    from specdb.output import tally
+
+    return tally("claim", VERDICTS, findings)
 
 
 def render(findings: list[Finding], fmt: str) -> str:
     """Findings as `text` (one line each), `json` (a list of objects) or `markdown` (a review comment listing what is not ok)."""
     if fmt == "json":
-        import json
+        from specdb.output import to_json
 
-        return json.dumps([finding.as_dict() for finding in findings], indent=2, ensure_ascii=False) + "\n"
+        return to_json([finding.as_dict() for finding in findings])
     if fmt == "markdown":
         from specdb.output import markdown_table
 
