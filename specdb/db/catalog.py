@@ -411,6 +411,7 @@ def source_citations(connection: sqlite3.Connection, source_ids: list[str], reco
     """The citations of these sources by figures and their alternatives (a history entry quotes what a source said then, not
     now): source id, record id, figure name, claim kind (None for the figure itself) and quote, in that order."""
     found = []
+    record = resolve(connection, record_id) if record_id is not None else None
     for start in range(0, len(source_ids), 500):
         chunk = source_ids[start:start + 500]
         sql = (
@@ -419,8 +420,8 @@ def source_citations(connection: sqlite3.Connection, source_ids: list[str], reco
             f" WHERE c.source_id IN ({', '.join('?' * len(chunk))}) AND (cl.claim_kind IS NULL OR cl.claim_kind != 'history')"
         )
         params: list[Any] = list(chunk)
-        if record_id is not None:
-            sql, params = sql + " AND f.record_id = ?", params + [resolve(connection, record_id)]
+        if record is not None:
+            sql, params = sql + " AND f.record_id = ?", params + [record]
         found += connection.execute(sql + " ORDER BY c.source_id, f.record_id, f.name, c.quote", params).fetchall()
     return found
 
