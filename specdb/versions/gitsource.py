@@ -110,8 +110,10 @@ def mentioning(repo: Repository, commit: str, words: list[str], leaving_out: str
     return sorted(relpath for relpath in relpaths if _read_as_spec(relpath))
 
 
-def each_blob(repo: Repository, names: list[str]) -> Iterator[bytes]:
-    """Many objects from one `git cat-file --batch`, in order, each read as it comes: only one is held at a time."""
+def each_blob(repo: Repository, names: list[str], missing: bytes | None = None) -> Iterator[bytes]:
+    """Many objects from one `git cat-file --batch`, in order, each read as it comes: only one is held at a time.
+
+    An object git does not have is an error, or `missing` where one is given (a file a commit deleted)."""
     if not names:
         return
     try:
@@ -123,6 +125,9 @@ def each_blob(repo: Repository, names: list[str]) -> Iterator[bytes]:
     try:
         for name in names:
             header = process.stdout.readline().split()
+            if header and header[-1] == b"missing" and missing is not None:
+                yield missing
+                continue
             if not header or header[-1] == b"missing":
                 raise GitError(f"git cat-file: object {name} is missing")
             raw = process.stdout.read(int(header[2]))
@@ -145,22 +150,8 @@ def _write_names(stream: IO[bytes], names: list[str]) -> None:
 
 
 def read_blobs(repo: Repository, names: list[str]) -> list[bytes]:
-    """Many objects in one `git cat-file --batch`, in order."""
-    if not names:
-        return []
-    output = _git(repo.top, "cat-file", "--batch", stdin=("\n".join(names) + "\n").encode())
-    blobs, offset = [], 0
-    for _ in names:
-        end = output.index(b"\n", offset)
-        header = output[offset:end].split()
-        if header[-1] == b"missing":
-            blobs.append(b"")
-            offset = end + 1
-            continue
-        size = int(header[2])
-        blobs.append(output[end + 1:end + 1 + size])
-        offset = end + 1 + size + 1
-    return blobs
+    """Many objects in one `git cat-file --batch`, in order; one git does not have (a deleted file) is empty."""
+    return list(each_blob(repo, names, missing=b""))
 
 
 @dataclass(frozen=True)
