@@ -19,9 +19,9 @@ class Repository:
     prefix: str  # the specs folder relative to the top, with a trailing '/', or '' at the top
 
 
-def _git(repository_dir: Path, *args: str, stdin: bytes | None = None) -> bytes:
+def _git(repository_dir: Path, *args: str) -> bytes:
     try:
-        result = subprocess.run(["git", "-C", str(repository_dir), *args], input=stdin, capture_output=True, timeout=120, check=False)
+        result = subprocess.run(["git", "-C", str(repository_dir), *args], capture_output=True, timeout=120, check=False)
     except FileNotFoundError:
         raise GitError("git is not installed; reading revisions needs it") from None
     except subprocess.TimeoutExpired:
