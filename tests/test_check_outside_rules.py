@@ -244,3 +244,18 @@ def test_a_count_a_family_names_is_of_no_member_unless_one_holds_it(database):
     # No Blackwell record holds 2 GPUs; the HGX B200 holds 8.
     assert "2 Blackwell GPUs" not in found
     assert (found["8 Blackwell GPUs"].verdict, found["8 Blackwell GPUs"].record_id) == ("ok", "nvidia-hgx-b200")
+
+
+@pytest.mark.parametrize("unknown", ["?", "N/A.", "TBD?"])
+def test_an_unknown_cell_before_a_figure_leaves_the_figure_its_rows_part(database, unknown):
+    # B200: 180 GB shipping, 192 GB the announced alternative (specs/accelerator/nvidia-b200.yaml).
+    table = f"| GPU | Memory bandwidth | Capacity |\n|---|---|---|\n| B200 | {unknown} | 192 GB |\n| B200 | {unknown} | 180 GB |\n"
+    found = {(finding.line, finding.claim): finding for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    assert found[3, "192 GB"].verdict == "mismatch" and found[3, "192 GB"].record_id == "nvidia-b200"
+    assert found[4, "180 GB"].verdict == "ok"
+
+
+def test_an_announced_capacity_in_the_vendors_gb_is_named_as_the_alternative_it_is(database):
+    found = verdicts("The B200 has 192 GB of HBM3e.", database)
+    assert found["192 GB"].verdict == "mismatch"
+    assert "192 GiB is an alternative value" in found["192 GB"].note

@@ -558,8 +558,14 @@ def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention) -> str | No
 
 
 def _names_hardware(state: _PageState, claim: Claim) -> bool:
-    sentence = state.page.sentence_of(claim.start)
-    return any(mention.known and not mention.family for mention in state.mentions_in(sentence.start, sentence.end))
+    """Whether a part is named in the claim's sentence or, in a table cell, in its row's label or column's header (a
+    cell's sentence can be cut short by a "?" or "N/A." in a cell before it). A caption names the table's subject, not
+    what each row sizes ("7 MIGs @ 16.5GB each" under an H200 heading)."""
+    spans = [state.page.sentence_of(claim.start)]
+    cell = state.page.cell_of(claim.start)
+    if cell is not None:
+        spans += [span for span in (cell.label, cell.header) if span is not None]
+    return any(mention.known and not mention.family for span in spans for mention in state.mentions_in(span.start, span.end))
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
@@ -616,7 +622,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
         return figure, _finding("unmatched", figure, expected, counted,
                                 f"a measurement of the text's own; the data holds another: {figure.record_id}.{figure.name} = {value_text}"), counted
     note = next((f"{text} is an alternative value, not the canonical one: {reason}"
-                 for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
+                 for alternative, text, reason in figure.alternatives if _agrees_with_any(claim, _readings(claim, alternative, text, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
     readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
@@ -625,6 +631,17 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
         return figure, _finding("unmatched", figure, expected, counted,
                                 f"{_number_text(claim.value / target, 2)} times {figure.label}: another quantity than the one the database holds"), counted
     return figure, _finding("mismatch", figure, expected, counted, note, suggestion), counted
+
+
+def _readings(claim: Claim, value: float, text: str, direction: str, counted: str) -> list[float]:
+    """A held value as the text may write it: counted its way and, for a capacity held in GiB, in the vendors' GB."""
+    readings = [_on_basis(value, direction, counted)]
+    as_vendors_write = decimal_counterpart(value, text) if claim.dimension == "size" else None
+    return readings if as_vendors_write is None else [*readings, as_vendors_write]
+
+
+def _agrees_with_any(claim: Claim, readings: list[float]) -> bool:
+    return any(_agrees(claim, reading) for reading in readings)
 
 
 def _lookup(database: Database, state: _PageState, index: int, topic: str | None) -> Figure | Mention | None:
