@@ -259,3 +259,13 @@ def test_an_announced_capacity_in_the_vendors_gb_is_named_as_the_alternative_it_
     found = verdicts("The B200 has 192 GB of HBM3e.", database)
     assert found["192 GB"].verdict == "mismatch"
     assert "192 GiB is an alternative value" in found["192 GB"].note
+
+
+@pytest.mark.parametrize("header, written", [("HBM bandwidth (bytes/s)", "3.35e12"), ("Memory bandwidth, Bytes/sec", "3.35E+12"),
+                                             ("HBM (bytes per second)", "3350000000000")])
+def test_a_number_in_scientific_notation_under_a_header_spelling_bytes_out(database, header, written):
+    # H100 SXM: 3.35 TB/s of HBM = 3.35e12 bytes per second; H200: 4.8 TB/s, not 4.1.
+    table = f"| Device | {header} |\n|---|---|\n| H100 SXM | {written} |\n| H200 | 4.1e12 |\n"
+    found = {finding.claim: finding for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    assert found[written].verdict == "ok" and found[written].record_id == "nvidia-h100-sxm"
+    assert found["4.1e12"].verdict == "mismatch" and found["4.1e12"].record_id == "nvidia-h200-sxm"

@@ -39,10 +39,13 @@ def _spellings() -> dict[str, str]:
     table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
     table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
     table.update({"%": "%", "percent": "%", "per cent": "%"})
-    for prefix, word in (("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
+    for prefix, word in (("", ""), ("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
         table[f"{word}bytes per second"] = f"{prefix}B/s"
         table[f"{word}bits per second"] = f"{prefix}b/s"
         table[f"{word}bytes"] = f"{prefix}B"
+    # Tables of counted units write them in full beside numbers in scientific notation: "HBM bandwidth (bytes/s)", 3.35e12.
+    table.update({spelling: "B/s" for spelling in ("bytes/s", "bytes/sec", "Bytes/s", "Bytes/sec")})
+    table["Bytes"] = "B"
     return table
 
 

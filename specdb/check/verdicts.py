@@ -27,7 +27,7 @@ from specdb.check.page import Page, Span, detect_format, read_page, review_date
 from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
-from specdb.format.units import decimal_counterpart, parse_quantity
+from specdb.format.units import UNITS, decimal_counterpart
 
 FORMATS = ("text", "json", "markdown")
 # The largest page checked, in bytes: far above any page of prose (a long article is 100 kB). Checking costs time
@@ -1166,8 +1166,7 @@ def _in_unit(claim: Claim, value: float) -> str:
     """A canonical value written in the claim's own unit ("63 GB/s", "71.1 ms")."""
     if claim.dimension == "count":
         return _number_text(value)
-    unit = UNIT_SPELLINGS[claim.unit]
-    factor = parse_quantity(f"1 {unit}").value
+    factor = UNITS[UNIT_SPELLINGS[claim.unit]][1]  # the unit's own factor: "1 B/s" is below any plausible bandwidth
     return f"{_number_text(value / factor)}{'' if claim.unit == '%' else ' '}{claim.unit}"
 
 
