@@ -269,3 +269,12 @@ def test_a_number_in_scientific_notation_under_a_header_spelling_bytes_out(datab
     found = {finding.claim: finding for finding in check_text(table, database, path="page.md", fmt="markdown")}
     assert found[written].verdict == "ok" and found[written].record_id == "nvidia-h100-sxm"
     assert found["4.1e12"].verdict == "mismatch" and found["4.1e12"].record_id == "nvidia-h200-sxm"
+
+
+@pytest.mark.parametrize("text", ["Gaudi 3 has 24 x 200 GbE RoCE ports.", "Gaudi 3 has twenty-four 200 GbE ports.",
+                                  "Each Gaudi 3 brings 24 ports, each 200 Gb/s Ethernet, so 200 Gbps ports in all."])
+def test_a_speed_before_a_noun_is_not_a_count_of_it(database, text):
+    # Gaudi 3 holds 24 RoCE ports (specs/accelerator/intel-gaudi-3.yaml): 200 is each port's speed, never a count.
+    assert all(finding.verdict != "mismatch" for finding in check_text(text, database, path="page", fmt="text"))
+    assert not any(claim.kind == "quantity" and claim.dimension == "count" and claim.value == 200
+                   for claim in extract(read_page(text, "text")))

@@ -77,8 +77,10 @@ _WORD = "|".join(_WORD_NUMBERS)
 # "CDNA 3 GPU", "RDNA 4 GPUs": a number right after an architecture's name is its version, not a count ("NVIDIA 8-GPU
 # server" is a count: the hyphen joins the number to its noun).
 _VERSION_BEFORE = re.compile(r"(?<![\w-])[A-Z][A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]$")
+# "24 x 200 GbE ports": a speed between a number and a noun makes the number the speed, not the count.
+_NOT_A_SPEED = r"(?![KMGT](?:bE|b|bps|B|Bps)?\b)"
 COUNT = re.compile(
-    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s*)(?:[A-Z0-9][\w.]*\s+){{0,2}}?"
+    rf"(?:{_NUMBER}|(?<![\w-])(?i:(?P<word>{_WORD})))(?P<thousands>K)?(?:-|\s+|(?<=\d)[x×]\s*)(?:{_NOT_A_SPEED}[A-Z0-9][\w.]*\s+){{0,2}}?"
     r"(?:(?P<noun>GPU|accelerator|chip|TPU|XPU|link|lane|port|NIC)s?|(?P<product>[A-Z][A-Za-z]*\d+[A-Za-z]*?)s\b"
     # "8× H100", "72x B200": a multiplication sign right before a product's name counts that many of it.
     r"|(?:(?<=[x×])|(?<=[x×]\s))(?P<times_product>[A-Z][A-Za-z]*\d+[A-Za-z]*)(?![\w-]))\b"
