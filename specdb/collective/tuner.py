@@ -38,8 +38,8 @@ NVLS_EFFICIENCY = {"hopper": 0.85, "blackwell": 0.74}
 # (77.4, 82.8, 72.0 through 2.27.7) to 70.0, 42.8 and 24.0.
 TREE_CHANNEL_CAP = {"ampere": (24.0, 23.6, 17.8), "hopper": (38.7, 41.4, 36.0), "blackwell": (70.0, 42.8, 24.0)}
 BLACKWELL_TREE_CAP_BEFORE_2_28 = (77.4, 82.8, 72.0)
-# treeCorrectionFactor, Simple protocol, by log2(size / 64 B) from 0 to 23 (64 B to 512 MiB).
-TREE_CORRECTION = (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9)
+# treeCorrectionFactor, Simple protocol, by log2(size / 64 B): NCCL applies it to the tree below 23 (under 512 MiB).
+TREE_CORRECTION = (.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9)
 # NCCL indexes its constants by the GPU's compute capability; the NVLink generation names it.
 GENERATION = {"nvlink-3": "ampere", "nvlink-4": "hopper", "nvlink-5": "blackwell", "nvlink-6": "blackwell"}
 _VERSION = re.compile(r"\bNCCL\s+(\d+)\.(\d+)")
