@@ -1,7 +1,8 @@
 """Which algorithm NCCL itself would run: its tuner's predicted time for each algorithm the topology offers.
 
 NCCL picks the algorithm with the least time in its own cost model (src/graph/tuning.cc of NVIDIA/nccl, commit
-5067397c), not the one that runs fastest: its model knows the links' peak figures and its own constants, never a
+5067397c; its maintainer: "we have models of each combination and for each size, we estimate how much time each would
+take, then take the lowest", NVIDIA/nccl issue 457), not the one that runs fastest: its model knows the links' peak figures and its own constants, never a
 cluster's measured rates. A tree whose measured rate is half the ring's is still the tree NCCL runs where its
 model favours it. So the estimate chooses with NCCL's model and then expects the chosen algorithm's measured rates.
 
@@ -92,7 +93,7 @@ def predicted_seconds(found: Bound, scale_up_link: str | None, generation: str |
 
 
 def _latency_us(algorithm: str, operation: str, count: int, nodes: int, size: float, intra_hw: str) -> float:
-    per_node = count / nodes
+    per_node = count // nodes  # NCCL's nRanks / nNodes, in integers
     intra, network = STEP_LATENCY[intra_hw][algorithm], STEP_LATENCY["network"][algorithm]
     if algorithm == "ring":
         steps = 2 * (count - 1) if operation == "all-reduce" else count - 1
