@@ -1,10 +1,11 @@
 """Which algorithm NCCL itself would run: its tuner's predicted time for each algorithm the topology offers.
 
 NCCL picks the algorithm with the least time in its own cost model (src/graph/tuning.cc of NVIDIA/nccl, commit
-5067397c; its maintainer: "we have models of each combination and for each size, we estimate how much time each would
-take, then take the lowest", NVIDIA/nccl issue 457), not the one that runs fastest: its model knows the links' peak figures and its own constants, never a
-cluster's measured rates. A tree whose measured rate is half the ring's is still the tree NCCL runs where its
-model favours it. So the estimate chooses with NCCL's model and then expects the chosen algorithm's measured rates.
+5067397c; its maintainer: "we have models of each combination and for each size, we estimate how much time each
+would take, then take the lowest", NVIDIA/nccl issue 457), not the one that runs fastest: its model knows the links'
+peak figures and its own constants, never a cluster's measured rates. A tree whose measured rate is half the ring's is
+still the tree NCCL runs where its model favours it. So the estimate chooses with NCCL's model and then expects the
+chosen algorithm's measured rates.
 
 The model here is NCCL's for the Simple protocol, the one it runs large messages with: a base latency, a latency per
 step (NVLink, PCI or network; a multi-node ring pays at least three times the network overhead a step inside a node,
