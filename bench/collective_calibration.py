@@ -5,7 +5,7 @@ Usage: python bench/collective_calibration.py
 Three tables over the bundled data (`specdb.collective.validation`): leave one out (each calibration run
 predicted from the others), leave the platform out (each run predicted with its whole platform's runs set aside)
 and held out (the runs whose algorithm NCCL chose, and the runs on more than 256 GPUs, which calibrate nothing,
-predicted with the estimate's own choice or the run's algorithm). Each gives estimate / measured per run, the peak bound / measured beside it, and the distribution.
+predicted with the algorithm NCCL's tuner would pick, with the constants of the run's NCCL version, or the run's algorithm). Each gives estimate / measured per run, the peak bound / measured beside it, and the distribution.
 """
 
 from __future__ import annotations

@@ -153,12 +153,17 @@ def test_tree_across_domains_has_logarithmic_steps(connection):
     assert across.bytes_per_accelerator == 2 * SEED_GRADIENTS / 8
 
 
-def test_small_messages_are_latency_bound_and_pick_the_tree(connection):
-    # 1 MB, 2 us a step: ring 14 steps + 1.75 MB / 450 GB/s = 31.9 us; tree 6 steps + 2 MB / 450 GB/s = 16.4 us.
+def test_inside_one_node_nccl_runs_the_ring_even_where_the_tree_is_expected_faster(connection):
+    # 8 GPUs in one domain, 1 MB. NCCL's tuner (Simple protocol, microseconds): the ring 8.4 base + 14 steps x 3.4 = 56.0
+    # and 1.75 MB / 450 GB/s = 3.889: 59.889; its tree inside a node is a chain, 8.4 + 2 x 7 x 4.0 = 64.4, and
+    # 2 MB / 450 GB/s / 0.92 / 0.5 (treeCorrectionFactor at log2(1 MB / 64) = 13) = 9.662: 74.062. NCCL runs the ring,
+    # though the estimate's binary tree (6 steps x 2 us + 2 MB / 450 GB/s = 16.4 us) would be faster than its ring (31.9 us).
     small = estimate(connection, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8, latency=2e-6)
-    assert small.bound.algorithm == "tree"
-    assert small.considered["ring"] == pytest.approx(14 * 2e-6 + 1.75e6 / UP)
-    assert small.seconds == pytest.approx(6 * 2e-6 + 2e6 / UP)
+    assert small.bound.algorithm == "ring"
+    assert small.tuner_predicted["ring"] == pytest.approx(59.889e-6, rel=1e-4)
+    assert small.tuner_predicted["tree"] == pytest.approx(74.062e-6, rel=1e-4)
+    assert small.considered["tree"] == pytest.approx(6 * 2e-6 + 2e6 / UP)
+    assert small.seconds == small.considered["ring"] == pytest.approx(14 * 2e-6 + 1.75e6 / UP)
     large = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=8, latency=2e-6)
     assert large.bound.algorithm == "ring"
 
@@ -320,20 +325,26 @@ def network(tmp_path_factory):
     return open_fresh(specs.parent / "specdb.sqlite", specs)
 
 
-def test_a_1_mb_all_reduce_is_latency_bound_and_takes_the_tree(network):
-    # 8 GPUs, 1 MB. Ring: 2(8-1) = 14 steps + 2 x 7/8 x 1 MB / 450 GB/s = 14 us + 3.889 us.
-    # Tree: 2 x ceil(log2 8) = 6 steps + 2 x 1 MB / 450 GB/s = 6 us + 4.444 us.
-    result = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8)
-    assert result.considered["ring"] == pytest.approx(14e-6 + 1.75e6 / UP)
-    assert result.considered["tree"] == pytest.approx(6e-6 + 2e6 / UP)
-    assert result.bound.algorithm == "tree" and result.seconds == pytest.approx(10.444e-6, rel=1e-4)
+def test_a_1_mb_all_reduce_across_8_domains_takes_the_tree(network):
+    # 64 GPUs in 8 domains of 8, 1 MB, no SHARP. NCCL's tuner, in microseconds: the flat ring 8.4 + 112 steps inside x 3.4
+    # + 14 across x 14 = 585.2, times 1.4 (its "plateau effect" across nodes) = 819.28, and 2 x 63/64 x 1 MB / 8 NICs /
+    # 50 GB/s = 4.922: 824.20; the tree 8.4 + 2 x (7 x 4.0 + log2(8) x 14) = 148.4, and 2 x 1 MB / 8 / 50 GB/s / 0.92 / 0.5
+    # = 10.870: 159.27. The tree's expected time: 14 steps x 1 us inside, 6 x 3 us across, and 5 us on the network: 37 us.
+    result = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=64, in_network=False)
+    assert result.tuner_predicted["ring"] == pytest.approx(824.20e-6, rel=1e-4)
+    assert result.tuner_predicted["tree"] == pytest.approx(159.27e-6, rel=1e-4)
+    assert result.bound.algorithm == "tree" and result.seconds == pytest.approx(37e-6)
+    assert result.considered["ring"] == pytest.approx(2 * 63 / 64 * 1e6 / 8 / OUT + 112 * ALPHA_UP + 14 * ALPHA_OUT)
     assert result.phases[0].latency_source == "test-link.latency"
 
 
-@pytest.mark.parametrize("size, algorithm", [(14e6, "tree"), (15e6, "ring"), (SEED_GRADIENTS, "ring")])
-def test_ring_and_tree_cross_over_at_32_alpha_bandwidth(network, size, algorithm):
-    # Ring = tree when 14a + 1.75 S/B = 6a + 2 S/B, that is S = 32 a B = 32 x 1 us x 450 GB/s = 14.4 MB.
-    assert estimate(network, "all-reduce", platform="test-system", size_bytes=size, accelerators=8).bound.algorithm == algorithm
+@pytest.mark.parametrize("size, algorithm", [(1.2e9, "tree"), (1.4e9, "ring"), (SEED_GRADIENTS, "ring")])
+def test_ring_and_tree_cross_over_where_nccls_model_says(network, size, algorithm):
+    # 64 GPUs in 8 domains, no SHARP, sizes of 512 MiB and more (no tree correction): the ring 819.28 us + 2 x 63/64 x S /
+    # 400 GB/s against the tree 148.4 us + 2 S / 400 GB/s / 0.92. Equal where 670.88 us = S x (2 / 0.92 - 2 x 63/64) /
+    # 400 GB/s, S = 1.308 GB.
+    found = estimate(network, "all-reduce", platform="test-system", size_bytes=size, accelerators=64, in_network=False)
+    assert found.bound.algorithm == algorithm
 
 
 def test_latency_precedence_is_the_data_then_the_option_then_zero(network, connection):
@@ -462,17 +473,20 @@ def test_12_gpus_on_8_gpu_domains_are_a_domain_of_8_and_one_of_4(network):
 def test_the_json_document_of_a_hierarchical_all_reduce(connection):
     # 64 GPUs, 16 GB, no measured run: the expectation is the bound. The flat ring across 8 domains: 2 x 63/64 x 16 GB / 8
     # = 3.9375 GB per NIC at 50 GB/s = 78.75 ms; the tree across sends 2 x 2 GB = 4 GB = 80 ms; inside 2 x 14 GB at
-    # 450 GB/s = 62.2 ms.
+    # 450 GB/s = 62.2 ms. NCCL's tuner adds its latencies (the ring's 0.81928 ms, the tree's 0.1484) and divides the
+    # tree's rate by 0.92: ring 79.56928 ms, tree 80 / 0.92 + 0.1484 = 87.104922 ms.
     document = estimate(connection, "all-reduce", platform="test-system", size_bytes=SEED_GRADIENTS, accelerators=64).as_dict()
     phases = document.pop("phases")
     assert document == {
         "operation": "all-reduce", "algorithm": "ring", "algorithms_considered_ms": {"ring": 78.75, "tree": 80.0},
+        "nccl_tuner_predicted_ms": {"ring": 79.56928, "tree": 87.104922},
         "platform": "test-system", "basis": "per-direction", "size_bytes": 16e9, "accelerators": 64, "domains": [{"accelerators": 8, "count": 8}],
         "seconds": pytest.approx(0.07875), "bound_seconds": pytest.approx(0.07875),
         # algbw = 16 GB / 78.75 ms = 203.175 GB/s; busbw = algbw x 2 x 63/64 = 400 GB/s (8 NICs at 50 GB/s).
         "algbw_gbps": 203.175, "busbw_gbps": 400.0, "bytes_per_accelerator": 28e9 + 3.9375e9, "bound_by": "scale-out", "peak_bound_by": "scale-out",
         "assumptions": [
-            "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
+            ("algorithm: ring, NCCL's tuner's choice: the least time in its own model (NCCL 2.28 and later, no NVIDIA generation: no tree cap, "
+             "Simple protocol): ring 79.6 ms, tree 87.1 ms"),
             "in-network reduction: none: test-system has no reduction in its switches in the data",
             # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 across the network, 112 inside.
             ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network "
@@ -900,13 +914,13 @@ def test_a_table_row_counts_latency_in_both_times(network):
 
 
 def test_the_json_document_keeps_microseconds(network):
-    # 8 GPUs, 1 MB: ring 14 x 1 us + 1.75 MB / 450 GB/s; tree 6 x 1 us + 2 MB / 450 GB/s, the faster.
+    # 8 GPUs, 1 MB: ring 14 x 1 us + 1.75 MB / 450 GB/s, NCCL's choice inside a node; tree 6 x 1 us + 2 MB / 450 GB/s.
     ring, tree = 14e-6 + 1.75e6 / UP, 6e-6 + 2e6 / UP
     document = estimate(network, "all-reduce", platform="test-system", size_bytes=1e6, accelerators=8).as_dict()
     assert document["algorithms_considered_ms"] == {"ring": round(ring * 1e3, 6), "tree": round(tree * 1e3, 6)}
-    assert document["algbw_gbps"] == round(1e6 / tree / 1e9, 3) and document["busbw_gbps"] == round(1e6 / tree * 1.75 / 1e9, 3)
+    assert document["algbw_gbps"] == round(1e6 / ring / 1e9, 3) and document["busbw_gbps"] == round(1e6 / ring * 1.75 / 1e9, 3)
     [phase] = document["phases"]
-    assert phase["bound_seconds"] == pytest.approx(tree) and phase["seconds"] == pytest.approx(tree)
+    assert phase["bound_seconds"] == pytest.approx(ring) and phase["seconds"] == pytest.approx(ring)
 
 
 def test_table_rows_of_a_hierarchical_small_message_keep_three_decimals(network):
@@ -1080,12 +1094,13 @@ H100_OFFERS = ("nvidia-hgx-h100 offers NVLink SHARP in the scale-up switches (nv
 
 def test_the_assumption_lines_of_64_h100s_with_and_without_in_network_reduction(bundled):
     # Across nodes without InfiniBand SHARP: the ring inside (RS and AG, 2 x 7/8 x 8 GiB at the maintainer's 370 GB/s) and
-    # across (the flat ring of 64 over 8 NICs, 2 x 63/64 x 8 GiB / 8 per NIC at 47 GB/s); the tree across sends 2 x 1 GiB
-    # per NIC at the tree's lower efficiency and loses.
+    # across (the flat ring of 64 over 8 NICs, 2 x 63/64 x 8 GiB / 8 per NIC at 47 GB/s). NCCL's tuner: the ring's peak
+    # 2 x 63/64 x 8 GiB / 400 GB/s = 42.278 ms + 0.819 ms of latency = 43.1 ms; the tree's 2 x 8 GiB / 400 GB/s / 0.92 =
+    # 46.684 ms (Hopper's cap beyond 2 nodes, 16 x 36 GB/s, does not bind) + 0.148 ms = 46.8 ms: the ring.
     ring = estimate(bundled, "all-reduce", platform="hgx-h100", size_bytes=GIB8, accelerators=64)
     inside, across = "reduce-scatter and all-gather inside the domain (8 domains of 8)", "all-reduce of 1/8 across 8 domains (ring)"
     assert ring.assumptions == [
-        "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks",
+        "algorithm: ring, NCCL's tuner's choice: the least time in its own model (NCCL 2.28 and later, Hopper, Simple protocol): ring 43.1 ms, tree 46.8 ms",
         f"in-network reduction: none in the chosen algorithm ({H100_OFFERS}",
         # One flat ring of 64: 2 x 63 = 126 steps, 2 x 7 = 14 of them across the network.
         ("across domains: the ring's latency steps are one flat ring's of 64, as NCCL counts them: 126, of which 14 cross the network and 112 stay "
@@ -1146,8 +1161,11 @@ def test_no_in_network_refuses_an_algorithm_that_needs_it(cli):
     assert refused.exit_code == 2 and "--algorithm collnet reduces in the switches, which --no-in-network leaves out" in refused.stderr
     table = cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--no-in-network", "--platform", "test-system")
     assert table.exit_code == 0 and "in-network reduction: none: test-system has no reduction in its switches in the data" in table.stdout
+    # NCCL's tuner on 64 GPUs in 8 domains, 1 GB: the ring 819.28 us + 2 x 63/64 x 1 GB / 400 GB/s = 5.741 ms; the tree
+    # 148.4 us + 2 x 1 GB / 400 GB/s / 0.92 = 5.583 ms (no correction at 1 GB): the tree.
     document = json.loads(cli("collective", "all-reduce", "--size", "1GB", "--gpus", "64", "--platform", "test-system", "-f", "json").stdout)
-    assert document["assumptions"][0] == "algorithm: ring, the fastest expected of ring, tree, as NCCL's tuner picks"
+    assert document["assumptions"][0] == ("algorithm: tree, NCCL's tuner's choice: the least time in its own model (NCCL 2.28 and later, "
+                                          "no NVIDIA generation: no tree cap, Simple protocol): ring 5.74 ms, tree 5.58 ms")
 
 
 def test_a_run_where_the_library_chose_checks_the_estimate_and_calibrates_nothing(specs, db):
@@ -1235,11 +1253,13 @@ def test_a_run_on_more_than_256_gpus_checks_the_estimate_at_scale_and_calibrates
 
 
 def test_the_published_1440_gpu_run_is_held_out_and_checks_the_estimate_at_scale(bundled):
-    # CoreWeave's 20 GB200 NVL72 racks, 8 GiB in place at 382.11 GB/s busbw: 2 x 1439/1440 x 8 GiB / 382.11 GB/s = 44.93 ms.
-    # The peak bound of the ring: each of a rack's 16 NICs carries 2 x 1439/1440 x 8 GiB / 16 at 50 GB/s, 21.46 ms (longer than
-    # NVLink's 18.82 ms), plus 2,840 steps at 0.6 us inside and 38 at 2.7 us across: 23.27 ms, 0.518 of the measured time.
+    # CoreWeave's 20 GB200 NVL72 racks, 8 GiB in place at 382.11 GB/s busbw: 2 x 1439/1440 x 8 GiB / 382.11 GB/s = 44.93 ms,
+    # with NCCL 2.26.2, whose tuner takes the tree there (test_nccl_2_28_lowered_blackwells_tree_cap_and_with_it_the_choice).
+    # The peak bound of the tree: each of a rack's 16 NICs carries 2 x 8 GiB / 16 at 50 GB/s, 21.47 ms (longer than NVLink's
+    # 2 x 71/72 x 8 GiB / 900 GB/s = 18.82 ms), plus 2 x 71 steps at 0.6 us inside and 2 x ceil(log2 20) = 10 at 2.7 us
+    # across: 21.59 ms, 0.480 of the measured time.
     run = "coreweave-gb200-nvl72-nccl-tests.measured_all_reduce_busbw_1440gpu_20racks_default_8gib"
     rows = {row["run"]: row for row in held_out(bundled)}
-    assert (rows[run]["gpus"], rows[run]["domains"], rows[run]["algorithm"]) == (1440, 20, "ring")
-    assert rows[run]["bound_over_measured"] == pytest.approx(0.518, abs=0.001)
+    assert (rows[run]["gpus"], rows[run]["domains"], rows[run]["algorithm"]) == (1440, 20, "tree")
+    assert rows[run]["bound_over_measured"] == pytest.approx(0.480, abs=0.001)
     assert run not in {row["run"] for row in leave_one_out(bundled)}

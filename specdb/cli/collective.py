@@ -20,9 +20,10 @@ def collective(
     dtype: Annotated[str, typer.Option("--dtype", help="Bytes per parameter with --params: fp32, bf16, fp16, fp8, fp4")] = "bf16",
     gpus: Annotated[Optional[int], typer.Option("--gpus", "-n", help="Accelerators taking part; omitted: the large-ring limit (2(N-1)/N -> 2), whose ring and tree latency is left out")] = None,
     tier: Annotated[str, options.choice(TIER_CHOICES, "--tier", help="auto places it as a framework would: inside the scale-up domain when it fits, else hierarchically; without --gpus, in the scale-up domain")] = "auto",
-    algorithm: Annotated[str, options.choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the fastest expected, as NCCL does; tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
+    algorithm: Annotated[str, options.choice(("auto", *ALGORITHMS), "--algorithm", help="auto picks the algorithm NCCL's tuner would (the least time in NCCL's own cost model); tree, nvls (NVLink SHARP) and collnet (InfiniBand SHARP across domains) are all-reduce only")] = "auto",
     basis: options.BasisOption = "per-direction",
     latency: Annotated[Optional[str], typer.Option("--latency", help="Per-step latency where the data has none, e.g. 2us")] = None,
+    nccl_version: Annotated[Optional[str], typer.Option("--nccl-version", help="The NCCL version whose tuner constants choose the algorithm with auto, e.g. 2.26.2 (Blackwell's tree cap changed in 2.28); default: 2.28 and later")] = None,
     no_in_network: Annotated[bool, typer.Option("--no-in-network", help="Leave out reduction in the switches (NVLink SHARP, InfiniBand SHARP), as on clusters that do not enable it")] = False,
     specs: options.SpecsOption = None,
     db: options.DbOption = None,
@@ -33,7 +34,7 @@ def collective(
 
     Example: specdb collective all-reduce --params 8e9 --dtype bf16 --gpus 8 --platform nvidia-hgx-h100
     """
-    from specdb.collective.estimate import describe, estimate, footer, message_bytes, parse_latency
+    from specdb.collective.estimate import describe, estimate, footer, message_bytes, nccl_library, parse_latency
 
     result = estimate(
         open_database(specs, db, refresh),
@@ -46,13 +47,14 @@ def collective(
         basis=basis,
         latency=parse_latency(latency) if latency else None,
         in_network=not no_in_network,
+        library=nccl_library(nccl_version) if nccl_version is not None else None,
     )
     emit(describe(result), fmt, document=result.as_dict(), one_record=True)
     if fmt == "table":
         from specdb.output import terminal_width, wrapped_lines
         from specdb.format.units import format_value
 
-        chosen = f"{result.bound.algorithm}, the fastest expected of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
+        chosen = f"{result.bound.algorithm}, NCCL's tuner's choice of {', '.join(result.considered)}" if result.considered else result.bound.algorithm
         scaled = ("efficiencies measured in published runs; latency left out, give --gpus to include it"
                   if any(e.phase.latency_left_out for e in result.expected) else "efficiencies and latencies measured in published runs")
         summary = (

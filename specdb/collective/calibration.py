@@ -14,8 +14,9 @@ A platform without its own run borrows, in order: from platforms on the same
 link (scale-up) or fabric (scale-out), from the same vendor, from any
 platform. At each step runs of the same operation come first; where there
 are none, the other operations' runs there are used and the value names
-them. The tree and collnet algorithms, with no run of their own, take the
-ring's (the tree's efficiency times NCCL's own tree factor, 0.92). Every value says where it came from. A run whose algorithm the
+them. A tree borrows only from platforms of its GPU generation (the same
+scale-up link). The tree and collnet algorithms, with nothing to borrow, take
+the ring's (the tree's efficiency times NCCL's own tree factor, 0.92). Every value says where it came from. A run whose algorithm the
 library chose (`default`), or one on more than HELD_OUT_ABOVE accelerators, is not used here: it checks the estimate.
 """
 
@@ -42,6 +43,10 @@ STAND_IN = {"tree": "ring", "collnet": "ring"}
 # ...and its efficiency times this: NCCL's own model gives a tree all-reduce 0.92 of the bus bandwidth of its graph
 # (src/graph/tuning.cc, `if (a == NCCL_ALGO_TREE) busBw = std::min(busBw*.92, ...)`; the nvidia-nccl-tuning-model source).
 STAND_IN_FACTOR = {"tree": (0.92, "NCCL's tree bandwidth factor, src/graph/tuning.cc")}
+# A tree's rate is borrowed only from platforms of the same GPU generation (the same scale-up link), else it is the
+# stand-in's: NCCL's own model caps the tree a channel by generation (perChMaxTreeBws: beyond 2 nodes 36 GB/s for
+# Hopper, 24 for Blackwell since NCCL 2.28), so a tree measured on one generation says nothing of another's.
+SAME_GENERATION = frozenset({"tree"})
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,7 @@ class Derived:
     algorithm: str
     link: str | None
     vendor: str
+    scale_up_link: str | None = None  # the platform's, which names its GPU generation
     efficiency: float | None = None
     latency: float | None = None
 
@@ -142,6 +148,10 @@ class Calibration:
             (f"borrowed from {topology.vendor} platforms", lambda d: d.vendor == topology.vendor),
             ("borrowed from other vendors' platforms", lambda d: True),
         )
+        if algorithm in SAME_GENERATION:
+            generation = topology.scale_up_link
+            levels = (levels[0], (f"borrowed from platforms of the same GPU generation (on {generation})",
+                                  lambda d: generation is not None and d.scale_up_link == generation))
         for how, chosen in levels:
             matches = [d for d in candidates if chosen(d)]
             same = [d for d in matches if d.run.operation == operation]
@@ -155,7 +165,7 @@ class Calibration:
     def _describe(self, run: Run, tier: str, efficiency: float | None = None, latency: float | None = None) -> Derived:
         found = self.topologies[run.platform].platform
         link = found.scale_up_link if tier == "scale-up" else found.scale_out_fabric
-        return Derived(run, run.platform, tier, run.algorithm, link, found.vendor, efficiency, latency)
+        return Derived(run, run.platform, tier, run.algorithm, link, found.vendor, found.scale_up_link, efficiency, latency)
 
     def _efficiency(self, run: Run) -> Derived | None:
         topology = self.topologies[run.platform]

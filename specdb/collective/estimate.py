@@ -12,11 +12,13 @@ for all-gather, reduce-scatter and all-to-all.
 from __future__ import annotations
 
 import math
+import re
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from specdb.collective.calibration import Calibration
+from specdb.collective.tuner import Choice, choose
 from specdb.collective.bound import (
     ALGORITHMS,
     MAX_ACCELERATORS,
@@ -86,6 +88,7 @@ class Estimate:
     considered: dict[str, float] = field(default_factory=dict)
     unused_runs: list[str] = field(default_factory=list)
     assumptions: list[str] = field(default_factory=list)
+    tuner_predicted: dict[str, float] = field(default_factory=dict)  # NCCL's own predicted time of each algorithm considered
 
     @property
     def seconds(self) -> float:
@@ -127,6 +130,7 @@ class Estimate:
             "operation": result.operation,
             "algorithm": result.algorithm,
             "algorithms_considered_ms": {name: round(seconds * 1e3, 6) for name, seconds in self.considered.items()},
+            "nccl_tuner_predicted_ms": {name: round(seconds * 1e3, 6) for name, seconds in self.tuner_predicted.items()},
             "platform": result.platform,
             "basis": result.basis,
             "size_bytes": result.size_bytes,
@@ -181,6 +185,13 @@ def _plausible_size(option: str, size: float) -> float:
     return size
 
 
+def nccl_library(version: str) -> str:
+    """--nccl-version 2.26.2 as a run's library is named ("NCCL 2.26.2"); what is not a version is a usage error."""
+    if not re.fullmatch(r"[0-9]{1,3}\.[0-9]{1,3}(\.[0-9]{1,3})?", version):
+        raise UsageError(f"--nccl-version '{version}' is not a version (try 2.26.2)")
+    return f"NCCL {version}"
+
+
 def parse_latency(text: str) -> float:
     return _option_quantity("--latency", text, "time", "a time (try 2us or 500ns)")
 
@@ -209,12 +220,14 @@ def estimate(
     in_network: bool = True,
     calibration: Calibration | None = None,
     domains: int | None = None,
+    library: str | None = None,
 ) -> Estimate:
     """Estimate one collective; `seconds` is the time to expect, `bound_seconds` the peak bound.
 
     accelerators=None takes the large-ring limit (2(N-1)/N -> 2), as back-of-envelope pages do.
-    algorithm="auto" picks the algorithm with the shortest expected time, as NCCL's tuner does, among those the
-    platform's topology offers; in_network=False leaves out reduction in the switches (NVLink and InfiniBand SHARP).
+    algorithm="auto" picks, among the algorithms the platform's topology offers, the one NCCL's tuner would run: the
+    least time in NCCL's own cost model (`tuner`), whose constants are those of `library` ("NCCL 2.26.2") where given;
+    in_network=False leaves out reduction in the switches (NVLink and InfiniBand SHARP).
     domains, when given, spreads the accelerators evenly over that many scale-up domains (a measured run's nodes).
     """
     for value, allowed, what in ((operation, OPERATIONS, "operation"), (algorithm, ALGORITHM_CHOICES, "algorithm"), (tier, TIER_CHOICES, "tier"), (basis, BASES, "basis")):
@@ -240,10 +253,11 @@ def estimate(
         result = bound(topology, operation, size_bytes=size_bytes, accelerators=accelerators, tier=tier, algorithm=name, basis=basis, assumed_latency=latency,
                        domains=spread)
         results[name] = Estimate(result, [_expect(calibration, found.id, operation, phase) for phase in result.phases])
-    best = min(results.values(), key=lambda result: result.seconds)
-    considered = {name: result.seconds for name, result in results.items()} if len(results) > 1 else {}
-    chosen = Estimate(best.bound, best.expected, considered, calibration.unused)
-    return replace(chosen, assumptions=assumptions(chosen, offered, asked=algorithm, in_network=in_network))
+    choice = choose({name: result.bound for name, result in results.items()}, found.scale_up_link, library) if len(results) > 1 else None
+    best = results[choice.algorithm] if choice else results[candidates[0]]
+    considered = {name: result.seconds for name, result in results.items()} if choice else {}
+    chosen = Estimate(best.bound, best.expected, considered, calibration.unused, tuner_predicted=choice.predicted if choice else {})
+    return replace(chosen, assumptions=assumptions(chosen, offered, asked=algorithm, in_network=in_network, choice=choice))
 
 
 IN_NETWORK = ("nvls", "collnet")
@@ -264,14 +278,14 @@ def _candidates(operation: str, topology: Topology, accelerators: int | None, ti
     return names
 
 
-def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network: bool) -> list[str]:
+def assumptions(result: Estimate, topology: Topology, *, asked: str, in_network: bool, choice: Choice | None = None) -> list[str]:
     """What the estimate assumes, one line each: the algorithm and why, the in-network reduction, and for each phase where
     its efficiency and its latency come from (measured here, borrowed from another operation or platform, or the bound)."""
     bound_ = result.bound
     if asked != "auto":
         why = f"as asked with --algorithm {asked}"
-    elif result.considered:
-        why = f"the fastest expected of {', '.join(result.considered)}, as NCCL's tuner picks"
+    elif choice is not None:
+        why = choice.line()
     elif bound_.operation in ("all-gather", "reduce-scatter"):
         why = f"NCCL runs {bound_.operation} as a ring"
     else:

@@ -6,7 +6,8 @@ Three ways, each run's estimate over its measured time:
   borrowed from other platforms, as for a platform nobody has measured;
 - held out: the runs whose algorithm the library chose (`default`) and the runs on more than HELD_OUT_ABOVE
   accelerators, which calibrate nothing by construction, each predicted from all the calibration runs: with the
-  estimate's own choice of algorithm where the library chose, with the run's own algorithm otherwise.
+  algorithm NCCL's tuner would pick (with the constants of the run's NCCL version) where the library chose, with the
+  run's own algorithm otherwise.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def predict(connection: sqlite3.Connection, run: Run, calibration: Calibration) 
         source, algorithm = efficiency.source if efficiency else "no measured run: the peak bound", run.algorithm
     else:
         result = estimate(connection, run.operation, platform=run.platform, size_bytes=run.compared_size, accelerators=run.accelerators,
-                          algorithm="auto" if run.algorithm == DEFAULT else run.algorithm, calibration=calibration, domains=run.domains)
+                          algorithm="auto" if run.algorithm == DEFAULT else run.algorithm, calibration=calibration, domains=run.domains,
+                          library=run.library)
         predicted, bounded = result.seconds / run.measured_seconds, result.bound_seconds / run.measured_seconds
         source = "; ".join(sorted({e.efficiency_source if is_bandwidth_run(run) else e.latency_source for e in result.expected}))
         algorithm = result.bound.algorithm
