@@ -274,7 +274,9 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     if claim.kind != "quantity":
         return claim
     clause = page.clause_of(claim.start)
-    before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
+    # Words between two claims with no joining word are the first's only as far as its own window reaches.
+    before_start = max(clause.start, claim.start - _WINDOW_BEFORE,
+                       min(_gap_split(page.text, claims[index - 1].end, claim.start), claims[index - 1].end + _WINDOW_AFTER) if index else 0)
     after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
     around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
     basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)
