@@ -97,6 +97,11 @@ _REDUCTION = re.compile(r"\b(?:SHARP|NVLS|reductions?)\b", re.IGNORECASE)
 _CHANGED_TO = re.compile(r"(?<!up )\bto\s*[~≈]?\s*$")
 _CHANGED_FROM = re.compile(r"\bfrom\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
+# The words that introduce what a sentence compares its part against ("versus the MI300X's", "than H100", "an upgrade to the
+# MI300X"), and where that phrase ends: a part named in it is the other side, not the part of a figure outside it.
+_COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
+                        r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as)\b", re.IGNORECASE)
+_COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
 
 
 @dataclass(frozen=True)
@@ -278,13 +283,15 @@ class _PageState:
         self.names = {family: [mention for mention in self.mentions if mention.family == family] for family in (False, True)}
         self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
         self.claim_starts = [claim.start for claim in self.claims]
-        self.subject = _page_subject(self.mentions)
         around = _read_around(self.page, self.claims)
         self.joiners = _marks(text, ((None, _JOINER),), around)
         self.precisions = _marks(text, ((None, _PRECISION),), around)
         self.topics = _marks(text, _TOPICS, around)
         self.comparison_words = _marks(text, ((None, _COMPARISON),), around)
         self.comparisons = _comparison_spans(self)
+        self.comparands = _comparand_phrases(self, _marks(text, ((None, _COMPARAND),), around))
+        self.comparand_starts = [start for start, _ in self.comparands]
+        self.subject = _page_subject([mention for mention in self.mentions if not self.compared(mention)])
         self.resolved_order: list[int] = []
         self.repeats = _Repeats()
         self.topic_records: dict[str, tuple[list[int], list[str]]] = {}  # topic -> (offsets, record ids), in reading order
@@ -292,6 +299,7 @@ class _PageState:
         self.phrases_within: dict[tuple[int, int], _Stretches] = {}
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
+        self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -303,6 +311,16 @@ class _PageState:
         first = max(low, bisect_left(starts, claim.start) - _NEAREST_NAMES)
         last = min(high, bisect_left(starts, claim.end) + _NEAREST_NAMES)
         return self.names[family][first:last]
+
+    def compared(self, mention: Mention) -> tuple[int, int] | None:
+        """The phrase of comparison a name stands in ("versus the MI300X's 192GB"), if any."""
+        at = bisect_right(self.comparand_starts, mention.start) - 1
+        return self.comparands[at] if at >= 0 and mention.start < self.comparands[at][1] else None
+
+    def compared_apart(self, mention: Mention, claim: Claim) -> bool:
+        """Whether a name stands in a phrase of comparison that the claim is outside of."""
+        phrase = self.compared(mention)
+        return phrase is not None and not phrase[0] <= claim.start < phrase[1]
 
     def claims_in(self, start: int, end: int) -> range:
         return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
@@ -488,6 +506,9 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    elif finding.verdict in FAILING and index in state.against_comparand:
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           f"the text compares with {figure.record_id}, and names no other part holding such a figure")
     if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
@@ -654,9 +675,17 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
-    tiers = [(nearest(*own, False), "decides")]
+    # A part named as the other side of a comparison the claim is outside of ("256GB versus the MI300X's 192GB") decides
+    # nothing for the claim: it is taken only when a figure of it agrees.
+    compared: list[Mention] = []
+
+    def apart(mentions: list[Mention]) -> list[Mention]:
+        compared.extend(mention for mention in mentions if state.compared_apart(mention, claim))
+        return [mention for mention in mentions if not state.compared_apart(mention, claim)]
+
+    tiers = [(apart(nearest(*own, False)), "decides")]
     tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
-    tiers.append((nearest(within.start, within.end, False), "decides"))
+    tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
     tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
@@ -664,7 +693,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
                   (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
+    tiers.append((compared, "compared"))
     fallback: Figure | None = None
+    comparand: Figure | None = None
     named: Mention | None = None
     undecided: Mention | None = None
     lacking: Mention | None = None
@@ -684,7 +715,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if mention.records not in best:
                 best[mention.records] = _best(database, claim, topic, mention.records, state)
             figure, agrees, distance = best[mention.records]
-            if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
+            if named is None and not mention.family and trust not in ("subject", "compared"):
+                # the page's subject, and the other side of a comparison, are no part this claim names
                 named = mention
             if figure is None:
                 if labels and not mention.family:
@@ -706,6 +738,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
+            elif trust == "compared":
+                comparand = comparand or figure
         if choices:
             return min(choices, key=lambda choice: choice[:4])[4]
         if undecided is not None:
@@ -721,6 +755,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             return figure
     if fallback is not None:
         return fallback
+    if comparand is not None:
+        state.against_comparand.add(index)
+        return comparand
     return named if claim.dimension in _NAMED_DIMENSIONS else None
 
 
@@ -746,7 +783,7 @@ def _repeated(state: _PageState, index: int) -> list[Figure]:
 
 
 def _page_subject(mentions: list[Mention]) -> list[Mention]:
-    """The record the page names most often: what a figure with no name nearby is most likely about."""
+    """The record the page names most often (outside comparisons): what a figure with no name nearby is most likely about."""
     counts: dict[tuple[str, ...], list[Mention]] = {}
     for mention in mentions:
         if mention.known and not mention.family:
@@ -1070,6 +1107,21 @@ def _comparison_spans(state: _PageState) -> _Stretches:
         if than is not None:
             spans.append((than[2], _phrase_end(page, than[2], sentence.end)))
     return _Stretches(spans)
+
+
+def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]]:
+    """The phrases that name what a sentence compares against: from a comparing word to the next comma, bracket or dash.
+    A part's name right before the word ("H100 vs H200", "DGX H100 vs GB200 NVL72") sets two parts side by side, and
+    neither is the other's comparand."""
+    page, phrases = state.page, []
+    for word_start, _, start in words.marks:
+        named_before = state.mentions_in(word_start - _LONGEST_NAME, word_start)
+        if named_before and not page.text[named_before[-1].end:word_start].strip(" \t)*_'’s"):
+            continue
+        sentence = page.sentence_of(start)
+        end = _COMPARAND_END.search(page.text, start, sentence.end)
+        phrases.append((start, end.start() if end else sentence.end))
+    return phrases
 
 
 def _phrase_end(page: Page, start: int, limit: int) -> int:
