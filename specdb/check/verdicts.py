@@ -77,10 +77,19 @@ _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
                        r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
+# A sentence that tells of a run of the writer's own ("we run DeepEP's test", "I only achieved", "was able to achieve"):
+# its figures are measurements, unless a figure's own words call it the rating.
+_RUN = re.compile(r"\b(?:we|I)\s+(?:run|ran|am\s+running|are\s+running|measured|tested|benchmarked)\b|\bI\s+(?:get|got)\b"
+                  r"|\bachiev(?:e|ed|es|ing)\b|\bnccl-tests\b", re.IGNORECASE)
+# The words that call a figure a rating rather than a run ("out of the marketed theoretical 900GB/s", "450GB/s theoretical").
+_RATED = re.compile(r"\btheoretical(?:ly)?\b|\bmarketed\b|\badvertised\b|\brated\b|\bnominal\b|\bon\s+paper\b|\bspec(?:s|ification)?\b",
+                    re.IGNORECASE)
+_OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
+_EFFECTIVE = "an effective or achieved throughput"
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
-    ("an effective or achieved throughput", re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
+    (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
     ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
 )
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
@@ -359,12 +368,24 @@ class _PageState:
             said = self.clause_words[start] = _MEASURED.search(text, start, clause.end if end < 0 else end) is not None
         return said
 
+    def rated(self, claim: Claim) -> bool:
+        """Whether a claim's own words, between it and the claims beside it, call it a rating ("the marketed theoretical
+        900GB/s", "450GB/s theoretical", "out of 450GB/s"): it is then no measurement, whatever its sentence runs."""
+        text, clause = self.page.text, self.page.clause_of(claim.start)
+        start, end = clause.start, clause.end
+        at = bisect_left(self.claim_starts, claim.start)
+        before = max(start, self.claims[at - 1].end if at else start)
+        after = min(end, self.claims[at + 1].start if at + 1 < len(self.claims) else end)
+        return (_RATED.search(text, before, claim.start) or _OUT_OF.search(text, before, claim.start)
+                or _RATED.search(text, claim.end, after)) is not None
+
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
         said = self.sentence_words.get(sentence.start)
         if said is None:
             text = self.page.text
-            said = ("measur" in text[sentence.start:sentence.end].casefold(), _SPARSE.search(text, sentence.start, sentence.end) is not None)
+            said = ("measur" in text[sentence.start:sentence.end].casefold() or _RUN.search(text, sentence.start, sentence.end) is not None,
+                    _SPARSE.search(text, sentence.start, sentence.end) is not None)
             self.sentence_words[sentence.start] = said
         return said
 
@@ -489,7 +510,7 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
-    missing = _unheld_kind(claim, words, lookup)
+    missing = _unheld_kind(claim, words, lookup, state.rated(claim))
     if missing:
         return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
@@ -565,12 +586,13 @@ def _claim_words(state: _PageState, index: int) -> str:
     return f"{page.text[start:end]} {header}"
 
 
-def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention) -> str | None:
+def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention, rated: bool) -> str | None:
     """What the claim measures when the data holds no such kind of figure for any part (a cache, an effective
-    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict."""
+    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict. A figure its own words call
+    the rating is no effective throughput, whatever its phrase says was achieved."""
     held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
     for kind, pattern in _UNHELD_KINDS:
-        if pattern.search(words):
+        if pattern.search(words) and not (rated and kind == _EFFECTIVE):
             return f"{kind} figure; the database holds none (for {held} or any part)"
     if claim.dimension == "time":
         example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
@@ -937,7 +959,7 @@ def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
     for span in _inherited(state.page, claim):
         in_span = state.sentence_says(span)
         measured, sparse = measured or in_span[0], sparse or in_span[1]
-    return measured, sparse
+    return measured and not state.rated(claim), sparse
 
 
 def _inherited(page: Page, claim: Claim) -> list[Span]:
