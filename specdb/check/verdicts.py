@@ -84,6 +84,10 @@ _RUN = re.compile(r"\b(?:we|I)\s+(?:run|ran|am\s+running|are\s+running|measured|
 # The words that call a figure a rating rather than a run ("out of the marketed theoretical 900GB/s", "450GB/s theoretical").
 _RATED = re.compile(r"\btheoretical(?:ly)?\b|\bmarketed\b|\badvertised\b|\brated\b|\bnominal\b|\bon\s+paper\b|\bspec(?:s|ification)?\b",
                     re.IGNORECASE)
+# A value the text sets aside ("has 72 GPUs, not 128 GPUs"): no claim about the hardware.
+_REJECTED = re.compile(r"\bnot\s+(?:the\s+)?[~≈]?$", re.IGNORECASE)
+# A part of a system a count may be of instead of the system ("36 GB200 superchips where one Grace CPU and two Blackwell GPUs").
+_SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|modules?|nodes?|servers?|each|per)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
@@ -109,7 +113,8 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 # The words that introduce what a sentence compares its part against ("versus the MI300X's", "than H100", "an upgrade to the
 # MI300X"), and where that phrase ends: a part named in it is the other side, not the part of a figure outside it.
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
-                        r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as)\b", re.IGNORECASE)
+                        r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
+                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
 _COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
 
 
@@ -507,6 +512,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return None  # sizes of gradients, weights, messages and buffers are not hardware figures
     if claim.unit == "%" and not _SHARE_OF.search(words):
         return None  # a percentage is judged only when its words say what it is a share of
+    if _REJECTED.search(state.page.text, max(0, claim.start - 16), claim.start):
+        return None
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
@@ -527,6 +534,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
+        return None  # the GPUs of a superchip, a tray or a node of the system: a count no record holds
     elif finding.verdict in FAILING and index in state.against_comparand:
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"the text compares with {figure.record_id}, and names no other part holding such a figure")
@@ -536,6 +545,13 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
+
+
+def _counts_a_unit(state: _PageState, claim: Claim, figure: Figure) -> bool:
+    """Whether a count's clause names a part of the system ("superchips", "each node") between the system and the count."""
+    clause = state.page.clause_of(claim.start)
+    named = [mention for mention in state.mentions_in(clause.start, claim.start) if figure.record_id in mention.records]
+    return _SUB_UNIT.search(state.page.text, named[-1].end if named else clause.start, claim.start) is not None
 
 
 def _computed(claim: Claim, before: Claim, text: str) -> bool:
