@@ -381,8 +381,9 @@ class _PageState:
         at = bisect_left(self.claim_starts, claim.start)
         before = max(start, self.claims[at - 1].end if at else start)
         after = min(end, self.claims[at + 1].start if at + 1 < len(self.claims) else end)
+        out_of = _OUT_OF.search(text, claim.end, after)  # "749GB/s out of the marketed 900GB/s": the words after are the next's
         return (_RATED.search(text, before, claim.start) or _OUT_OF.search(text, before, claim.start)
-                or _RATED.search(text, claim.end, after)) is not None
+                or _RATED.search(text, claim.end, out_of.start() if out_of else after)) is not None
 
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""

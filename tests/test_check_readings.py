@@ -1,0 +1,93 @@
+"""How specdb check reads the sides of a comparison, runs beside ratings, counts of a system's parts and values a
+text sets aside: the shapes outside pages write them in.
+
+Each text is written for its test; expected verdicts follow docs/check.md and the figures in specs/: MI325X 256 GiB
+and 6 TB/s, MI300X 192 GiB and 5.3 TB/s, H200 SXM 4.8 TB/s, H100 SXM NVLink 900 GB/s both ways, H20 NVLink 450 GB/s
+each way, GB200 NVL72 130 TB/s of NVLink in all and 72 GPUs, AMD Helios 72 GPUs, AMD Infinity Fabric 64 GB/s a link
+each way.
+"""
+
+import pytest
+from conftest import REPO
+
+import specdb
+from specdb.check.verdicts import Database, check_text
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    path = tmp_path_factory.mktemp("check-readings") / "specdb.sqlite"
+    return Database(specdb.connect(REPO / "specs", path))
+
+
+def verdicts(text, database, fmt="text"):
+    return {finding.claim: finding for finding in check_text(text, database, path="page", fmt=fmt)}
+
+
+def label(finding):
+    return f"{finding.record_id}.{finding.figure}"
+
+
+def test_a_figure_outside_a_comparison_is_not_the_comparands(database):
+    found = verdicts("The MI325X is an evolution of the MI300X. It has 256GB of HBM3e versus the MI300X's 192GB.", database)
+    assert (found["256GB"].verdict, label(found["256GB"])) == ("ok", "amd-mi325x.memory_capacity")
+    assert (found["192GB"].verdict, label(found["192GB"])) == ("ok", "amd-mi300x.memory_capacity")
+
+
+def test_a_part_named_only_as_the_comparand_gives_no_alarm(database):
+    # The card itself is not named: the MI300X's 192 GiB is not its figure, so 256 GB is unmatched, not a mismatch.
+    found = verdicts("The new card carries 256 GB of HBM3e, an upgrade to the MI300X.", database)
+    assert found["256 GB"].verdict == "unmatched"
+
+
+def test_the_comparand_is_taken_when_its_figure_agrees(database):
+    found = verdicts("The MI325X raises memory bandwidth to 6 TB/s versus 5.3 TB/s on the MI300X.", database)
+    assert (found["6 TB/s"].verdict, label(found["6 TB/s"])) == ("ok", "amd-mi325x.memory_bandwidth")
+    assert (found["5.3 TB/s"].verdict, label(found["5.3 TB/s"])) == ("ok", "amd-mi300x.memory_bandwidth")
+
+
+def test_an_increase_over_a_part_names_the_comparand(database):
+    found = verdicts("The H200 is the refreshed Hopper.\n- Memory Bandwidth: 4.8 TB/s (a 43% increase over H100).", database)
+    assert (found["4.8 TB/s"].verdict, label(found["4.8 TB/s"])) == ("ok", "nvidia-h200-sxm.memory_bandwidth")
+
+
+def test_two_parts_set_side_by_side_are_both_candidates(database):
+    # "HGX H100 vs GB200 NVL72": neither is the other's comparand; the rack's 130 TB/s is the GB200 NVL72's.
+    found = verdicts("HGX H100 vs GB200 NVL72: 130 TB/s of NVLink bandwidth in total.", database)
+    assert (found["130 TB/s"].verdict, label(found["130 TB/s"])) == ("ok", "nvidia-gb200-nvl72.scale_up_aggregate_bandwidth")
+
+
+def test_a_run_the_writer_tells_of_is_a_measurement(database):
+    # The H20 record holds no measured NVLink rate: a run is unmatched, never a mismatch against the 450 GB/s peak.
+    found = verdicts("And we run DeepEP intranode test on H20, the max bandwidth is 337.35 GB/s", database)
+    assert found["337.35 GB/s"].verdict == "unmatched"
+
+
+def test_a_rating_beside_a_run_stays_a_rating(database):
+    found = verdicts("I am running the p2p bandwidth test and only achieved 749GB/s out of the marketed theoretical 900GB/s"
+                     " on H100 SXM.", database)
+    assert found["749GB/s"].verdict == "unmatched"
+    assert (found["900GB/s"].verdict, label(found["900GB/s"])) == ("ok", "nvidia-h100-sxm.scale_up_bandwidth")
+
+
+def test_a_value_the_text_sets_aside_is_no_claim(database):
+    found = verdicts("As it turns out, AMD's Helios has 72 GPUs, not 128 GPUs.", database)
+    assert (found["72 GPUs"].verdict, label(found["72 GPUs"])) == ("ok", "amd-helios.accelerators")
+    assert "128 GPUs" not in found
+
+
+def test_a_count_of_a_systems_part_is_not_the_systems(database):
+    found = verdicts("The GB200 NVL72 holds 36 superchips, each with one Grace CPU and two Blackwell GPUs.", database)
+    assert "two Blackwell GPUs" not in found
+
+
+def test_a_link_direction_header_counts_one_way(database):
+    found = verdicts("| Interconnect | Link/<br>Direction<br>P2P (GBps) |\n| :--- | ---: |\n| MI300X | 64 |\n", database, fmt="markdown")
+    assert (found["64"].verdict, label(found["64"]), found["64"].basis) == ("ok", "amd-infinity-fabric.per_link_bandwidth", "per-direction")
+
+
+def test_a_claims_own_counting_word_is_not_taken_by_a_claim_lines_before(database):
+    found = check_text("The NVLink 4 total bandwidth is 900 GB/s\nwhich is what the H100 has\n"
+                       "The H20 NVLink's bi-directional bandwidth is 900 GB/s.", database, path="page")
+    second = [(finding.verdict, label(finding), finding.basis) for finding in found if finding.line == 3]
+    assert second == [("ok", "nvidia-h20.scale_up_bandwidth", "bidirectional")]
