@@ -91,3 +91,28 @@ def test_a_claims_own_counting_word_is_not_taken_by_a_claim_lines_before(databas
                        "The H20 NVLink's bi-directional bandwidth is 900 GB/s.", database, path="page")
     second = [(finding.verdict, label(finding), finding.basis) for finding in found if finding.line == 3]
     assert second == [("ok", "nvidia-h20.scale_up_bandwidth", "bidirectional")]
+
+
+def test_a_one_way_value_is_judged_against_the_records_own_one_way_figure(database):
+    # PCIe 5.0 x16: 128 GB/s both ways, 63.0 GB/s one way after encoding. 64 GB/s is half the first, but the record's
+    # own one-way figure is 63.0 and 64 lies outside half a unit of it: a mismatch, not a question of counting.
+    found = verdicts("The card sits on PCIe 5.0 x16 at 64 GB/s.", database)["64 GB/s"]
+    assert (found.verdict, label(found)) == ("mismatch", "pcie-5.x16_per_direction_bandwidth")
+
+
+def test_a_sentence_that_counts_one_way_throughout_counts_its_every_figure(database):
+    # NVLink 5: 50 GB/s a link each way, 100 both; the sentence says "bidirectional" once and nothing else.
+    found = verdicts("NVLink 5 gives 1.8 TB/s of aggregate bandwidth (bidirectional) per GPU over 18 links of 100 GB/s each.",
+                     database)["100 GB/s"]
+    assert (found.verdict, label(found), found.basis) == ("ok", "nvlink-5.per_link_bandwidth", "bidirectional")
+
+
+def test_a_sentence_with_both_countings_leaves_an_unstated_one_ambiguous(database):
+    found = verdicts("NVLink 5 gives 900 GB/s per direction and 1.8 TB/s bidirectional per GPU; a link carries 100 GB/s.",
+                     database)["100 GB/s"]
+    assert found.verdict == "ambiguous-basis"
+
+
+def test_nvlink_c2c_is_a_link_the_data_does_not_hold(database):
+    found = verdicts("The Grace CPU shares memory with the two B200 GPUs via NVLink-C2C at 900 GB/s.", database)["900 GB/s"]
+    assert found.verdict == "unmatched"

@@ -30,10 +30,10 @@ _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\
 # Model numbers such as H800, MI250X, L40S, GH200: hardware, when no record claims them.
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
 # Parts no record is, named with a space before their model number or version: graphics cards ("GeForce RTX 4090",
-# "Radeon RX 7900 XTX", "RTX A6000") and switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
-# through its switches, not the chip).
+# "Radeon RX 7900 XTX", "RTX A6000"), switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
+# through its switches, not the chip) and the CPU-GPU link inside a superchip ("NVLink-C2C"; the records name it in notes only).
 _UNHELD_PART = re.compile(r"(?=[GRQN])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
-                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d))(?![\w-])")
+                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d)|NVLink[\s-]C2C)(?![\w-])")
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it

@@ -21,7 +21,7 @@ from itertools import islice
 from typing import Any
 
 from specdb.check.claims import JOINER as _JOINER
-from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
+from specdb.check.claims import BIDIRECTIONAL, PER_DIRECTION, UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
 from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
@@ -385,6 +385,13 @@ class _PageState:
         return (_RATED.search(text, before, claim.start) or _OUT_OF.search(text, before, claim.start)
                 or _RATED.search(text, claim.end, out_of.start() if out_of else after)) is not None
 
+    def sentence_counts(self, claim: Claim) -> str | None:
+        """The counting a claim's sentence states, when it states one only ("bidirectional" and no "per direction")."""
+        sentence = self.page.sentence_of(claim.start)
+        words = self.page.text[sentence.start:sentence.end]
+        both, one = BIDIRECTIONAL.search(words) is not None, PER_DIRECTION.search(words) is not None
+        return None if both == one else "bidirectional" if both else "per-direction"
+
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
         said = self.sentence_words.get(sentence.start)
@@ -656,6 +663,14 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     if directed and stated is None:
         other_direction = _other(figure.direction)
         other = _on_basis(value, figure.direction, other_direction)
+        sibling = database.sibling(figure)
+        if _agrees(claim, other) and sibling is not None and sibling.direction == other_direction:
+            # "64 GB/s" for PCIe 5.0 x16: half the 128 GB/s both ways, but the record holds one way as its own figure (63.0
+            # GB/s, after encoding), and that is what a one-way value is judged against.
+            return _verdict(database, state, claim, sibling)
+        if _agrees(claim, other) and state.sentence_counts(claim) == other_direction:
+            # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way throughout.
+            return figure, _finding("ok", figure, expected, other_direction), other_direction
         if _agrees(claim, other):
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"agrees only counted {other_direction}, which the text does not say",
@@ -840,6 +855,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
     measured, sparse = _claim_says(state, claim)
+    measured = measured and claim.dimension != "count"  # the GPUs a run used are the machine's count, not a result
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
