@@ -116,3 +116,11 @@ def test_a_sentence_with_both_countings_leaves_an_unstated_one_ambiguous(databas
 def test_nvlink_c2c_is_a_link_the_data_does_not_hold(database):
     found = verdicts("The Grace CPU shares memory with the two B200 GPUs via NVLink-C2C at 900 GB/s.", database)["900 GB/s"]
     assert found.verdict == "unmatched"
+
+
+def test_ib_names_the_infiniband_family(database):
+    # "IB NDR", "IB HDR" and "IB XDR" are aliases of the three InfiniBand records: "IB" alone names the family, and a
+    # family names its generation by agreeing: 50 GB/s is NDR's 400 Gb/s port one way, as held, before HDR's 200 Gb/s
+    # port counted both ways.
+    found = verdicts("NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB (50 GB/s).", database)["50 GB/s"]
+    assert (found.verdict, label(found)) == ("ok", "infiniband-ndr.port_bandwidth")

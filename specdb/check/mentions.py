@@ -70,6 +70,7 @@ class Lexicon:
     def __init__(self, connection: sqlite3.Connection):
         levels: list[dict[str, set[str]]] = [{}, {}, {}]
         families: dict[str, set[str]] = {}
+        family_words: dict[str, dict[str, set[str]]] = {}  # a word -> the families whose members it is written before
         self.words: dict[str, set[str]] = {}
         for record_id, name, vendor, family, aliases in hardware_names(connection):
             written = [record_id, name, *aliases]
@@ -84,12 +85,22 @@ class Lexicon:
                         _add(levels[2], rest, record_id)
             if family:
                 families.setdefault(_key(family), set()).add(record_id)
+                for alias in aliases:
+                    # "IB NDR" beside "InfiniBand NDR": a word written before a member's short name is another name of its family.
+                    first, _, rest = alias.partition(" ")
+                    if rest and any(_key(rest) == _key(form) for form in _short_forms(name, vendor, family)[1:]):
+                        family_words.setdefault(_key(first), {}).setdefault(_key(family), set()).add(record_id)
         self.names: dict[str, tuple[str, ...]] = {}
         for level in levels:
             for key, ids in level.items():
                 self.names.setdefault(key, tuple(sorted(ids)))
         for key, ids in families.items():
             self.names.setdefault(key, tuple(sorted(ids)))
+        for key, named in family_words.items():
+            # Only a word written so before every member of one family, and of no other, names the family.
+            family, ids = next(iter(named.items()))
+            if len(named) == 1 and len(ids) > 1 and ids == families[family]:
+                self.names.setdefault(key, tuple(sorted(ids)))
         self.generations = {
             (key.split("generation")[0], key.split("generation")[1]): ids[0]
             for key, ids in self.names.items() if "generation" in key and len(ids) == 1

@@ -56,7 +56,7 @@ _REPEAT_CANDIDATES = 100
 _TOPICS = (
     ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
     ("host", re.compile(r"\bPCIe\b|\bPCI Express\b|\bhost[\s-]link\b", re.IGNORECASE)),
-    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
+    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bIB\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
     ("scale_up", re.compile(r"\bNVLink\w*|\bscale-up\b|\bGPU-to-GPU\b|\bchip-to-chip\b|\bICI\b|\bInfinity Fabric\b|\bxGMI\b|\bUALink\b|\bNVSwitch\b", re.IGNORECASE)),
     ("compute", re.compile(r"\bFLOP\w*|\bcompute\b", re.IGNORECASE)),
     ("utilization", re.compile(r"\bMFU\b|\butili[sz]ation\b", re.IGNORECASE)),
@@ -885,25 +885,30 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if not candidates:
         return None, False, math.inf
 
-    def fit(figure: Figure) -> tuple[int, int, int, float]:
+    def fit(figure: Figure) -> tuple[int, int, int, int, float]:
         values = [entry[0] for entry in figure.timeline]
+        recounted = []
         if figure.direction in _DIRECTED and claim.basis is None:
-            values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
+            recounted = [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
         elif claim.basis and figure.direction in _DIRECTED:
             values = [_on_basis(entry[0], figure.direction, claim.basis) for entry in figure.timeline]
-        distance = min(abs(math.log(claim.value / value)) for value in values if value > 0)
+        distance = min(abs(math.log(claim.value / value)) for value in values + recounted if value > 0)
         # Counted as the text says: preferred over a figure converted to that basis when about as close.
         if claim.basis and claim.basis == figure.direction:
             distance -= _SAME_BASIS_PREFERENCE
+        as_held = any(_agrees(claim, value) for value in values)
+        # Of the named records' figures, one that agrees as it is counted before one that agrees only counted the other way
+        # ("50 GB/s" of IB is NDR's port one way, not HDR's both ways).
         return (
-            0 if any(_agrees(claim, value) for value in values) else 1,
+            0 if as_held or any(_agrees(claim, value) for value in recounted) else 1,
             0 if figure.record_id in direct else 1,
+            0 if as_held else 1,
             0 if claim.scope in (None, figure.scope) else 1,
             distance,
         )
 
     best = min(candidates, key=fit)
-    agrees, _, _, distance = fit(best)
+    agrees, _, _, _, distance = fit(best)
     return best, agrees == 0, distance
 
 
