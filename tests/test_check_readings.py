@@ -124,3 +124,17 @@ def test_ib_names_the_infiniband_family(database):
     # port counted both ways.
     found = verdicts("NVLink offers a bandwidth of 160 GB/s, roughly 3.2 times that of IB (50 GB/s).", database)["50 GB/s"]
     assert (found.verdict, label(found)) == ("ok", "infiniband-ndr.port_bandwidth")
+
+
+def test_a_ratio_that_multiplies_a_named_part_divides_by_its_same_figure(database):
+    # TPU v6e 1,638 GB/s of HBM over TPU v5e's 819 GB/s: 2.0. The v5e is the comparand, so 1,640 GB/s is the v6e's.
+    found = verdicts("Trillium: 32 GiB HBM at 1,640 GB/s — exactly 2× v5e in capacity and bandwidth.", database)
+    assert (found["1,640 GB/s"].verdict, label(found["1,640 GB/s"])) == ("ok", "google-tpu-v6e.memory_bandwidth")
+    assert found["2×"].verdict == "ok"
+    wrong = verdicts("Trillium: 32 GiB HBM at 1,640 GB/s — 3× v5e in capacity and bandwidth.", database)["3×"]
+    assert (wrong.verdict, wrong.expected) == ("mismatch", "2")
+
+
+def test_a_ratio_at_the_end_of_the_text_multiplies_nothing(database):
+    found = verdicts("Trillium has 1,640 GB/s of HBM, v5e 819 GB/s: 2×", database)
+    assert found["2×"].verdict == "ok"

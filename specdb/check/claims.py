@@ -85,7 +85,7 @@ _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|b
 RATIO = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
     rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
-    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)(?!\s*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
+    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?-i:(?!\s+[A-Z][A-Za-z]*\d))(?!\s*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
     re.IGNORECASE,
 )
 # "9x more GPUs", "four times as many ports": a ratio of counts, which no figure holds.

@@ -115,6 +115,8 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
                         r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
                         r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+_RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
+_BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
 _COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
 
 
@@ -1089,6 +1091,16 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
             return None
         before = database.previous_generation(state.resolved[latest].figure)
         return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
+    part = _multiplied_part(state, claim)
+    if part is not None and part.known and than is None and against is None:
+        # "1,640 GB/s — exactly 2× v5e": the figure given last before the ratio in its sentence, against the same figure of
+        # the part it multiplies; not judged when that part holds no such figure.
+        latest = next((i for i in earlier if state.claims[i].start >= sentence.start and state.claims[i].dimension != "count"), None)
+        if latest is None:
+            return None
+        subject = state.resolved[latest].figure
+        other = next((f for record in part.records for f in database.figures.get(record, []) if f.name == subject.name), None)
+        return (state.resolved[latest].operand, _figure_operand(database, other)) if other is not None else None
     of_part = _OF_PART.match(page.text, claim.end, sentence.end) if than is None and against is None else None
     if of_part is not None:
         return _parts_compared(database, state, index, of_part)
@@ -1174,6 +1186,13 @@ def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]
     A part's name right before the word ("H100 vs H200", "DGX H100 vs GB200 NVL72") sets two parts side by side, and
     neither is the other's comparand."""
     page, phrases = state.page, []
+    for claim in state.claims:
+        # "4.66× v5e's 197 TFLOPS", "2× the H100": the part a ratio multiplies is its comparand, and so is a figure in
+        # brackets right after it ("3.2 times that of IB (50 GB/s)").
+        part = _multiplied_part(state, claim) if claim.kind == "ratio" else None
+        if part is not None:
+            brackets = _BRACKETED.match(page.text, part.end)
+            phrases.append((claim.end, brackets.end() if brackets else part.end))
     for word_start, _, start in words.marks:
         named_before = state.mentions_in(word_start - _LONGEST_NAME, word_start)
         if named_before and not page.text[named_before[-1].end:word_start].strip(" \t)*_'’s"):
@@ -1181,7 +1200,14 @@ def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]
         sentence = page.sentence_of(start)
         end = _COMPARAND_END.search(page.text, start, sentence.end)
         phrases.append((start, end.start() if end else sentence.end))
-    return phrases
+    return sorted(phrases)
+
+
+def _multiplied_part(state: _PageState, claim: Claim) -> Mention | None:
+    """The part named right after a ratio ("2× v5e", "4.66× v5e's", "3.2 times that of IB"), if any."""
+    words = _RATIO_OF.match(state.page.text, claim.end)
+    at = bisect_left(state.mention_starts, words.end()) if words else len(state.mentions)
+    return state.mentions[at] if at < len(state.mentions) and state.mentions[at].start == words.end() else None
 
 
 def _phrase_end(page: Page, start: int, limit: int) -> int:
