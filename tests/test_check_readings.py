@@ -138,3 +138,29 @@ def test_a_ratio_that_multiplies_a_named_part_divides_by_its_same_figure(databas
 def test_a_ratio_at_the_end_of_the_text_multiplies_nothing(database):
     found = verdicts("Trillium has 1,640 GB/s of HBM, v5e 819 GB/s: 2×", database)
     assert found["2×"].verdict == "ok"
+
+
+def test_a_plain_text_table_without_separators_reads_its_columns_parts(database):
+    # The header line names the parts; each row gives one figure per part, in order. GB300 FP8 5 PFLOPS, GB200 5 PFLOPS
+    # (so 4.5 is a mismatch), B200 4.5 PFLOPS; GB200 memory 186 GiB (129 GB is a mismatch), B200 180 GiB.
+    text = ("Technical Specifications\nFeature GB300 GB200 B200\nFP8 5 PFLOPS 4.5 PFLOPS 4.5 PFLOPS\n"
+            "GPU Memory 279 GB HBM3E 129 GB HBM3E 180 GB HBM3E\n")
+    found = [(finding.line, finding.claim, finding.verdict, label(finding)) for finding in check_text(text, database, path="page")]
+    assert (3, "5 PFLOPS", "ok", "nvidia-gb300.dense_fp8_flops") in found
+    assert (3, "4.5 PFLOPS", "mismatch", "nvidia-gb200.dense_fp8_flops") in found
+    assert (4, "129 GB", "mismatch", "nvidia-gb200.memory_capacity") in found
+    assert (4, "180 GB", "ok", "nvidia-b200.memory_capacity") in found
+
+
+def test_a_row_with_another_number_of_figures_is_read_as_prose(database):
+    # Two figures under three parts: no column is assumed; the row names the H200, whose 141 GiB agrees.
+    text = "Spec H100 H200 B200\nThe H200 has 141 GB, up from 80 GB\n"
+    found = {finding.claim: finding for finding in check_text(text, database, path="page")}
+    assert (found["141 GB"].verdict, label(found["141 GB"])) == ("ok", "nvidia-h200-sxm.memory_capacity")
+
+
+def test_a_rate_in_bits_is_a_one_way_line_rate(database):
+    # TPU v5e ICI: 400 GB/s both ways held, so 200 GB/s = 1600 Gb/s one way.
+    found = verdicts("Specification v5e v6e\nInter-chip interconnect (ICI) bandwidth 1600 Gbps 3584 Gbps\n", database)
+    assert (found["1600 Gbps"].verdict, label(found["1600 Gbps"]), found["1600 Gbps"].basis) == (
+        "ok", "google-tpu-v5e.scale_up_bandwidth", "per-direction")

@@ -115,6 +115,7 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
                         r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
                         r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+_BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE)
 _RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
 _BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
 _COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
@@ -308,6 +309,7 @@ class _PageState:
         self.comparands = _comparand_phrases(self, _marks(text, ((None, _COMPARAND),), around))
         self.comparand_starts = [start for start, _ in self.comparands]
         self.subject = _page_subject([mention for mention in self.mentions if not self.compared(mention)])
+        self.column_parts = _column_parts(self)
         self.resolved_order: list[int] = []
         self.repeats = _Repeats()
         self.topic_records: dict[str, tuple[list[int], list[str]]] = {}  # topic -> (offsets, record ids), in reading order
@@ -670,8 +672,10 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
             # "64 GB/s" for PCIe 5.0 x16: half the 128 GB/s both ways, but the record holds one way as its own figure (63.0
             # GB/s, after encoding), and that is what a one-way value is judged against.
             return _verdict(database, state, claim, sibling)
-        if _agrees(claim, other) and state.sentence_counts(claim) == other_direction:
-            # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way throughout.
+        if _agrees(claim, other) and (state.sentence_counts(claim) == other_direction
+                                      or other_direction == "per-direction" and not _is_bytes(claim)):
+            # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way
+            # throughout; "1600 Gbps" of a link held as 400 GB/s both ways: a rate in bits is a line rate, one way.
             return figure, _finding("ok", figure, expected, other_direction), other_direction
         if _agrees(claim, other):
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
@@ -739,7 +743,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
         compared.extend(mention for mention in mentions if state.compared_apart(mention, claim))
         return [mention for mention in mentions if not state.compared_apart(mention, claim)]
 
-    tiers = [(apart(nearest(*own, False)), "decides")]
+    column = state.column_parts.get(index)
+    tiers = [([column], "labels")] if column is not None else []
+    tiers.append((apart(nearest(*own, False)), "decides"))
     tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
     tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
@@ -1179,6 +1185,29 @@ def _comparison_spans(state: _PageState) -> _Stretches:
         if than is not None:
             spans.append((than[2], _phrase_end(page, than[2], sentence.end)))
     return _Stretches(spans)
+
+
+def _column_parts(state: _PageState) -> dict[int, Mention]:
+    """The part each figure of a plain-text table stands under, where the table has no separators: a line of a label and
+    two or more part names ("Feature GB300 GB200 B300 B200", "Specification  v5e  v6e"), then, up to a blank line, rows
+    with one figure per part, in the parts' order. A row with another number of figures is read as prose."""
+    text, claims, parts = state.page.text, state.claims, {}
+    header: list[Mention] = []
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        names = [mention for mention in state.mentions_in(start, end) if not mention.family]
+        row = [index for index in state.claims_in(start, end) if claims[index].kind == "quantity"]
+        gaps = zip((mention.end for mention in names), [mention.start for mention in names[1:]] + [end])
+        if not text[start:end].strip():
+            header = []
+        elif len(names) >= 2 and not row and all(_BETWEEN_NAMES.fullmatch(text, gap_start, gap_end) for gap_start, gap_end in gaps):
+            header = names
+        elif header and row and state.page.cell_of(claims[row[0]].start) is None and len(row) == len(header):
+            parts.update(zip(row, header))
+        start = end + 1
+    return parts
 
 
 def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]]:
