@@ -164,3 +164,35 @@ def test_a_rate_in_bits_is_a_one_way_line_rate(database):
     found = verdicts("Specification v5e v6e\nInter-chip interconnect (ICI) bandwidth 1600 Gbps 3584 Gbps\n", database)
     assert (found["1600 Gbps"].verdict, label(found["1600 Gbps"]), found["1600 Gbps"].basis) == (
         "ok", "google-tpu-v5e.scale_up_bandwidth", "per-direction")
+
+
+def test_a_bisection_bandwidth_that_agrees_with_no_figure_is_unmatched(database):
+    # HGX H100: 7.2 TB/s of NVLink in all, both ways. 3.6 TB/s of bisection bandwidth is another quantity, while a page
+    # that calls the GB200 NVL72's 130 TB/s aggregate its "bisection bandwidth" gives the aggregate.
+    found = verdicts("NVIDIA separately specifies 3.6TBps of system bisection bandwidth for the HGX H100.", database)["3.6TBps"]
+    assert found.verdict == "unmatched"
+    found = verdicts("The GB200 NVL72 gives 130 TB/s of aggregate bisection bandwidth.", database)["130 TB/s"]
+    assert (found.verdict, label(found)) == ("ok", "nvidia-gb200-nvl72.scale_up_aggregate_bandwidth")
+
+
+def test_a_reduction_bandwidth_is_a_kind_no_record_holds(database):
+    found = verdicts("The HGX H100's switches give 450GBps of reduction bandwidth.", database)["450GBps"]
+    assert found.verdict == "unmatched"
+
+
+def test_a_rate_in_bits_that_agrees_only_both_ways_is_not_that_figure(database):
+    # InfiniBand HDR: 50 Gb/s a lane each way. "100Gbps" would be a lane counted both ways, which a line rate never is:
+    # twice the figure, so another quantity (HDR100's port), unmatched.
+    found = verdicts("InfiniBand HDR lanes run at 100Gbps.", database)["100Gbps"]
+    assert found.verdict == "unmatched"
+
+
+def test_the_whole_a_share_is_out_of_is_counted_as_the_share(database):
+    found = verdicts("I only achieved unidirectional 380GB/s out of 450GB/s theoretical on H100 SXM.", database)["450GB/s"]
+    assert (found.verdict, label(found), found.basis) == ("ok", "nvidia-h100-sxm.scale_up_bandwidth", "per-direction")
+
+
+def test_a_value_the_text_computes_that_agrees_only_counted_the_other_way_is_unmatched(database):
+    # NVLink 3: 25 GB/s a link each way; "6.25 x 8 = 50GBps" is the text's arithmetic, not a rating of the link.
+    found = verdicts("NVLink 3 pairs run at 6.25 GBps, so a single NVLink 3 link of 8 pairs would reach 6.25 x 8 = 50GBps.", database)["50GBps"]
+    assert found.verdict == "unmatched"

@@ -109,6 +109,7 @@ _SCOPES = (
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
 _LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
@@ -213,7 +214,12 @@ def extract(page: Page) -> list[Claim]:
     found.extend(_bare_cell_numbers(page, taken))
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
-    return [_with_context(page, found, index) for index in range(len(found))]
+    read = [_with_context(page, found, index) for index in range(len(found))]
+    for index in range(1, len(read)):
+        # "unidirectional 380GB/s out of 450GB/s": the whole a share is taken out of is counted as the share is.
+        if read[index].basis is None and read[index - 1].basis and _OUT_OF.fullmatch(text, read[index - 1].end, read[index].start):
+            read[index] = replace(read[index], basis=read[index - 1].basis)
+    return read
 
 
 def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:

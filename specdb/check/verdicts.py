@@ -95,10 +95,16 @@ _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
     (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
     ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+    ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
 )
+# A bisection bandwidth is held by no record; pages also call a system's aggregate so ("130 TB/s of aggregate bisection
+# bandwidth"), so the word makes unmatched only a figure that does not agree.
+_BISECTION = re.compile(r"\bbisection\b", re.IGNORECASE)
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
+# "6.25 x 8 = 50GBps": the result of the text's own arithmetic on bare numbers.
+_PRODUCT_OF = re.compile(r"\d(?:[\d.,]*)\s*[x×*/÷]\s*\d[\d.,]*\s*[=≈]\s*[~≈]?\s*$")
 _RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
 _PREDECESSOR = re.compile(r"\b(?:previous|prior|preceding|last)\s+generation\b|\bpredecessor\b", re.IGNORECASE)
 _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with the generation before is looked for
@@ -546,14 +552,19 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    elif finding.verdict != "ok" and _BISECTION.search(_claim_words(state, index, within_line=True)):
+        finding = _finding("unmatched", note=f"a bisection bandwidth; the database holds none (for {figure.record_id} or any part)")
     elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
         return None  # the GPUs of a superchip, a tray or a node of the system: a count no record holds
     elif finding.verdict in FAILING and index in state.against_comparand:
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"the text compares with {figure.record_id}, and names no other part holding such a figure")
-    if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
+    if finding.verdict in (*FAILING, "ambiguous-basis") and index and _computed(claim, state.claims[index - 1], state.page.text):
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
+    elif finding.verdict in (*FAILING, "ambiguous-basis") and _PRODUCT_OF.search(state.page.text, max(0, claim.start - 40), claim.start):
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           "a value the text computes (a product of numbers), which agrees with no figure as written")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
@@ -605,10 +616,15 @@ def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, 
     return old, _finding("unmatched", old, note=f"the value {old.label} was changed to, of a part the text does not name"), None
 
 
-def _claim_words(state: _PageState, index: int) -> str:
-    """The words that say what a claim measures: its own phrase and, in a table cell, its column's header."""
+def _claim_words(state: _PageState, index: int, within_line: bool = False) -> str:
+    """The words that say what a claim measures: its own phrase (within its line, if asked: a table with no punctuation
+    is one long clause) and, in a table cell, its column's header."""
     page, claim = state.page, state.claims[index]
     start, end = _own_phrase(state, index)
+    if within_line:
+        start = max(start, page.text.rfind("\n", start, claim.start) + 1)
+        line_end = page.text.find("\n", claim.end, end)
+        end = end if line_end < 0 else line_end
     cell = page.cell_of(claim.start)
     header = page.text[cell.header.start:cell.header.end] if cell is not None and cell.header is not None else ""
     return f"{page.text[start:end]} {header}"
@@ -677,7 +693,8 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
             # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way
             # throughout; "1600 Gbps" of a link held as 400 GB/s both ways: a rate in bits is a line rate, one way.
             return figure, _finding("ok", figure, expected, other_direction), other_direction
-        if _agrees(claim, other):
+        if _agrees(claim, other) and (other_direction == "per-direction" or _is_bytes(claim)):
+            # (a rate in bits that agrees only counted both ways is not this figure: a line rate is one way)
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"agrees only counted {other_direction}, which the text does not say",
                                                 f"{_in_unit(claim, other)} {other_direction}"), other_direction
@@ -700,7 +717,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                  for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
-    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
+    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed and (stated or _is_bytes(claim)) else (target,)
     if not note and claim.dimension != "count" and min(abs(math.log(claim.value / reading)) for reading in readings) > _ANOTHER_QUANTITY:
         # Far off every reading of the figure: a total over many parts, a part of a link, a cache, a sparse rate...
         return figure, _finding("unmatched", figure, expected, counted,
