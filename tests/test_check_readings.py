@@ -196,3 +196,23 @@ def test_a_value_the_text_computes_that_agrees_only_counted_the_other_way_is_unm
     # NVLink 3: 25 GB/s a link each way; "6.25 x 8 = 50GBps" is the text's arithmetic, not a rating of the link.
     found = verdicts("NVLink 3 pairs run at 6.25 GBps, so a single NVLink 3 link of 8 pairs would reach 6.25 x 8 = 50GBps.", database)["50GBps"]
     assert found.verdict == "unmatched"
+
+
+def test_a_percentage_increase_is_a_ratio_of_the_parts_it_compares(database):
+    # H200 141 GiB over H100 80 GiB: 1.7625, "76% more"; H200 4.8 TB/s over H100 3.35 TB/s: 1.433, "43% higher".
+    text = "H200 SXM5: 141 GB HBM3e, 4.8 TB/s memory bandwidth; same Hopper chip as H100 with {} more memory and 43% higher bandwidth."
+    found = verdicts(text.format("76%"), database)
+    assert (found["76%"].verdict, found["43%"].verdict) == ("ok", "ok")
+    wrong = verdicts(text.format("50%"), database)["50%"]
+    assert (wrong.verdict, wrong.expected) == ("mismatch", "76%")
+
+
+def test_a_percentage_gain_with_no_kind_named_compares_the_figure_before_it(database):
+    # MI325X 6 TB/s over MI300X 5.3 TB/s: 1.132, "13%".
+    found = verdicts("The MI325X has 256GB HBM3e (33% more than MI300X) and 6 TB/s bandwidth (13% gain over MI300X).", database)
+    assert (found["33%"].verdict, found["13%"].verdict) == ("ok", "ok")
+
+
+def test_a_percentage_increase_of_a_kind_no_part_holds_is_not_judged(database):
+    found = verdicts("The H200 gives 45% more inference throughput than the H100.", database)
+    assert "45%" not in found

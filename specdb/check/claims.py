@@ -109,6 +109,7 @@ _SCOPES = (
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
 _LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
@@ -180,6 +181,9 @@ def extract(page: Page) -> list[Claim]:
 
     for match in QUANTITY.finditer(text):
         claim = _quantity(match)
+        if claim is not None and claim.unit == "%" and _MORE.match(text, claim.end):
+            # "76% more memory", "a 43% increase": a ratio of 1.76 and 1.43, judged as ratios are.
+            claim = replace(claim, kind="ratio", value=1 + claim.value, dimension="ratio")
         if claim is not None:
             found.append(claim)
             taken.add(match.start(), match.end())

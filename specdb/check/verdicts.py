@@ -121,6 +121,9 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
                         r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
                         r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+# The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
+_PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
+                         r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
 _BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE)
 _RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
 _BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
@@ -1092,6 +1095,9 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
                         note="divides figures counted differently", suggestion=one_way_text)
+    if claim.unit == "%":
+        return _finding("mismatch", expected=f"{_number_text((one_way - 1) * 100, 2)}%", basis=basis, label=label,
+                        suggestion=f"{_number_text((one_way - 1) * 100, 2)}% more")
     return _finding("mismatch", expected=_number_text(one_way, 3), basis=basis, label=label,
                     suggestion=one_way_text if mixed else f"{_number_text(quoted, 2)} times")
 
@@ -1114,6 +1120,8 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
             return None
         before = database.previous_generation(state.resolved[latest].figure)
         return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
+    if claim.unit == "%":
+        return _percent_operands(database, state, index, state.resolved_before(index))
     part = _multiplied_part(state, claim)
     if part is not None and part.known and than is None and against is None:
         # "1,640 GB/s — exactly 2× v5e": the figure given last before the ratio in its sentence, against the same figure of
@@ -1153,6 +1161,37 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         return None
     comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
     return (subject, comparison) if comparison is not None else None
+
+
+def _percent_operands(database: Database, state: _PageState, index: int, earlier: list[int]) -> tuple[_Operand, _Operand] | None:
+    """What "76% more memory" or "(33% more than MI300X)" compares: the figure its words name ("memory", "bandwidth") or,
+    with none named, the figure given just before it in its sentence, of the part the sentence speaks of and of the part
+    it is compared with ("as H100", "than MI300X"); else the two last figures of that kind in the sentence. Not judged
+    when the words name no kind of figure the data holds, or no two parts hold it."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    kind_word = _PERCENT_OF.match(page.text, claim.end)
+    words = page.text[sentence.start:sentence.end]
+    kind = None
+    if kind_word is not None:
+        named = kind_word["kind"].casefold()
+        kind = (figure_names.MEMORY_BANDWIDTH if _TOPICS[0][1].search(words) else None) if named == "bandwidth" \
+            else figure_names.MEMORY_CAPACITY
+    before = [i for i in earlier if state.claims[i].start >= sentence.start and state.claims[i].dimension != "count"]
+    if kind is None:
+        if kind_word is not None or not before:
+            return None
+        kind = state.resolved[before[0]].figure.name
+    mentions = [m for m in state.mentions_in(sentence.start, sentence.end) if m.known and not m.family]
+    compared = [m for m in mentions if state.compared(m) is not None]
+    subjects = [m for m in mentions if state.compared(m) is None and m.start < claim.start] or state.subject
+    if compared and subjects and compared[0].records != subjects[-1].records:
+        sides = [next((f for record in m.records for f in database.figures.get(record, []) if f.name == kind), None)
+                 for m in (subjects[-1], compared[0])]
+        return (_figure_operand(database, sides[0]), _figure_operand(database, sides[1])) if None not in sides else None
+    given = [state.resolved[i] for i in before if state.resolved[i].figure.name == kind]
+    others = [other for other in given[1:] if other.figure.record_id != given[0].figure.record_id]
+    return (given[0].operand, others[0].operand) if given and others else None
 
 
 def _named_kind(topic: str, figure: Figure) -> bool:
