@@ -216,3 +216,8 @@ def test_a_percentage_gain_with_no_kind_named_compares_the_figure_before_it(data
 def test_a_percentage_increase_of_a_kind_no_part_holds_is_not_judged(database):
     found = verdicts("The H200 gives 45% more inference throughput than the H100.", database)
     assert "45%" not in found
+
+
+def test_a_rate_per_second_written_out_is_read(database):
+    found = verdicts("The MI325X has local memory bandwidths hitting 6TB/second.", database)["6TB/second"]
+    assert (found.verdict, label(found)) == ("ok", "amd-mi325x.memory_bandwidth")

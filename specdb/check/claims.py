@@ -24,7 +24,8 @@ def _spellings() -> dict[str, str]:
     table: dict[str, str] = {}
     for prefix in _PREFIXES:
         # "GBps" is bytes in prose (bits are "Gbps"), though the record format refuses it as ambiguous.
-        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}Bps": f"{prefix}B/s"})
+        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}B/second": f"{prefix}B/s",
+                      f"{prefix}Bps": f"{prefix}B/s"})
         for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
