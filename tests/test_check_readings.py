@@ -221,3 +221,18 @@ def test_a_percentage_increase_of_a_kind_no_part_holds_is_not_judged(database):
 def test_a_rate_per_second_written_out_is_read(database):
     found = verdicts("The MI325X has local memory bandwidths hitting 6TB/second.", database)["6TB/second"]
     assert (found.verdict, label(found)) == ("ok", "amd-mi325x.memory_bandwidth")
+
+
+def test_a_part_name_after_a_part_is_the_next_column_not_a_variant(database):
+    # "DGX H100 NVL72": the HGX H100 (7.2 TB/s of NVLink in all) and an NVL72 rack (the GB200 NVL72's 130 TB/s).
+    text = "DGX H100 vs GB200 NVL72:\nDGX H100 NVL72\nNVLink BW: 7.2 TB/s 130 TB/s\n"
+    found = verdicts(text, database)
+    assert (found["7.2 TB/s"].verdict, label(found["7.2 TB/s"])) == ("ok", "nvidia-hgx-h100.scale_up_aggregate_bandwidth")
+    assert (found["130 TB/s"].verdict, label(found["130 TB/s"])) == ("ok", "nvidia-gb200-nvl72.scale_up_aggregate_bandwidth")
+
+
+def test_prose_under_a_heading_of_two_parts_is_not_a_table_row(database):
+    # "Hopper vs Blackwell" names two families; the sentence under it is prose, and its 141 GB is the H200's.
+    text = "Architecture: Hopper vs Blackwell\nThe H200 replaces the H100's 80 GB of HBM2e with 141 GB of HBM3e.\n"
+    found = verdicts(text, database)
+    assert (found["141 GB"].verdict, label(found["141 GB"])) == ("ok", "nvidia-h200-sxm.memory_capacity")

@@ -160,6 +160,8 @@ class Lexicon:
         for mention in mentions:
             version = _VERSION_AFTER.match(text, mention.end)
             variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
+            if variant and _key(variant["variant"]) in self.names:
+                variant = None  # "DGX H100 NVL72" in a table's header: the next part, not a variant of this one
             if version and not _QUANTITY_AFTER.match(text, version.end()) and (mention.family or _key(version.group()) not in self.names):
                 # (after a part, not a family, a version that is itself a name is the next part: "v5e v6e" in a table's header)
                 # "NVLink Gen4", "NVLink v4": the generation the record names "NVLink 4", written another way.

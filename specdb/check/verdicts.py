@@ -124,6 +124,8 @@ _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative
 # The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
 _PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
                          r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
+# What a row of such a table puts between its figures: spaces, a pipe, a word of a unit or kind ("HBM3E", "(estimated)").
+_BETWEEN_FIGURES = re.compile(r"[\s|]*(?:[^\s|.,;:]{1,12}[\s|]*)?")
 _BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE)
 _RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
 _BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
@@ -1246,21 +1248,24 @@ def _comparison_spans(state: _PageState) -> _Stretches:
 def _column_parts(state: _PageState) -> dict[int, Mention]:
     """The part each figure of a plain-text table stands under, where the table has no separators: a line of a label and
     two or more part names ("Feature GB300 GB200 B300 B200", "Specification  v5e  v6e"), then, up to a blank line, rows
-    with one figure per part, in the parts' order. A row with another number of figures is read as prose."""
+    of a label and one figure per part, in the parts' order. A row with another number of figures, or with words between
+    them, is read as prose."""
     text, claims, parts = state.page.text, state.claims, {}
     header: list[Mention] = []
     start = 0
     while start <= len(text):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
-        names = [mention for mention in state.mentions_in(start, end) if not mention.family]
+        names = state.mentions_in(start, end)
         row = [index for index in state.claims_in(start, end) if claims[index].kind == "quantity"]
         gaps = zip((mention.end for mention in names), [mention.start for mention in names[1:]] + [end])
         if not text[start:end].strip():
             header = []
         elif len(names) >= 2 and not row and all(_BETWEEN_NAMES.fullmatch(text, gap_start, gap_end) for gap_start, gap_end in gaps):
             header = names
-        elif header and row and state.page.cell_of(claims[row[0]].start) is None and len(row) == len(header):
+        elif (header and row and state.page.cell_of(claims[row[0]].start) is None and len(row) == len(header)
+              and all(_BETWEEN_FIGURES.fullmatch(text, claims[before].end, claims[after].start) for before, after in zip(row, row[1:]))
+              and _BETWEEN_FIGURES.fullmatch(text, claims[row[-1]].end, end)):
             parts.update(zip(row, header))
         start = end + 1
     return parts
