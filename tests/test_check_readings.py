@@ -11,6 +11,8 @@ import pytest
 from conftest import REPO
 
 import specdb
+from specdb.check.claims import extract
+from specdb.check.page import read_page
 from specdb.check.verdicts import Database, check_text
 
 
@@ -236,3 +238,22 @@ def test_prose_under_a_heading_of_two_parts_is_not_a_table_row(database):
     text = "Architecture: Hopper vs Blackwell\nThe H200 replaces the H100's 80 GB of HBM2e with 141 GB of HBM3e.\n"
     found = verdicts(text, database)
     assert (found["141 GB"].verdict, label(found["141 GB"])) == ("ok", "nvidia-h200-sxm.memory_capacity")
+
+
+@pytest.mark.parametrize("written", ["25 GByte/s", "25 Gbytes/s", "25 GBytes/s"])
+def test_bytes_spelt_out_are_bytes(database, written):
+    (claim,) = extract(read_page(f"A sub-link carries {written}.", "text"))
+    assert (claim.text, claim.value, claim.dimension) == (written, 25e9, "bandwidth")
+
+
+def test_a_sizes_bytes_spelt_out_are_bytes(database):
+    (claim,) = extract(read_page("The MI325X was announced with 288Gbytes of HBM3E.", "text"))
+    assert (claim.value, claim.dimension) == (288e9, "size")
+
+
+def test_a_data_rate_in_bytes_is_a_links_not_a_memory_pins(database):
+    # NVLink 3: 25 GB/s a link each way, 50 GB/s both: "the total data rate for a link" adds the two directions.
+    text = "NVLink 3 links have two sub-links. The total data rate for a sub-link is 25 GByte/s and the total data rate for a link is 50 GByte/s."
+    found = verdicts(text, database)
+    assert (found["25 GByte/s"].verdict, label(found["25 GByte/s"])) == ("ok", "nvlink-3.per_link_bandwidth")
+    assert (found["50 GByte/s"].verdict, found["50 GByte/s"].basis) == ("ok", "bidirectional")

@@ -25,11 +25,13 @@ def _spellings() -> dict[str, str]:
     for prefix in _PREFIXES:
         # "GBps" is bytes in prose (bits are "Gbps"), though the record format refuses it as ambiguous.
         table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}B/second": f"{prefix}B/s",
-                      f"{prefix}Bps": f"{prefix}B/s"})
+                      f"{prefix}Bps": f"{prefix}B/s", f"{prefix}Byte/s": f"{prefix}B/s", f"{prefix}Bytes/s": f"{prefix}B/s",
+                      f"{prefix}byte/s": f"{prefix}B/s", f"{prefix}bytes/s": f"{prefix}B/s"})
         for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
-        table[f"{prefix}B"] = f"{prefix}B"
+        table.update({f"{prefix}B": f"{prefix}B", f"{prefix}Byte": f"{prefix}B", f"{prefix}Bytes": f"{prefix}B",
+                      f"{prefix}bytes": f"{prefix}B"})
     for prefix in BINARY_PREFIXES:
         table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s"})
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
@@ -42,6 +44,7 @@ def _spellings() -> dict[str, str]:
     table.update({"%": "%", "percent": "%", "per cent": "%"})
     for prefix, word in (("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
         table[f"{word}bytes per second"] = f"{prefix}B/s"
+        table[f"{word}byte-per-second"] = f"{prefix}B/s"
         table[f"{word}bits per second"] = f"{prefix}b/s"
         table[f"{word}bytes"] = f"{prefix}B"
     return table

@@ -91,10 +91,12 @@ _SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|mod
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
+_PIN_RATE = "a memory pin rate"
+_TOTAL = re.compile(r"\btotal\b", re.IGNORECASE)
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
     (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
-    ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+    (_PIN_RATE, re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
     ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
 )
 # A bisection bandwidth is held by no record; pages also call a system's aggregate so ("130 TB/s of aggregate bisection
@@ -641,7 +643,8 @@ def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention, rated: bool
     the rating is no effective throughput, whatever its phrase says was achieved."""
     held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
     for kind, pattern in _UNHELD_KINDS:
-        if pattern.search(words) and not (rated and kind == _EFFECTIVE):
+        # (a pin's rate is in bits: "a data rate of 25 GByte/s" is a link's)
+        if pattern.search(words) and not (rated and kind == _EFFECTIVE) and not (kind == _PIN_RATE and _is_bytes(claim)):
             return f"{kind} figure; the database holds none (for {held} or any part)"
     if claim.dimension == "time":
         example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
@@ -694,9 +697,11 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
             # GB/s, after encoding), and that is what a one-way value is judged against.
             return _verdict(database, state, claim, sibling)
         if _agrees(claim, other) and (state.sentence_counts(claim) == other_direction
-                                      or other_direction == "per-direction" and not _is_bytes(claim)):
+                                      or other_direction == "per-direction" and not _is_bytes(claim)
+                                      or other_direction == "bidirectional" and _TOTAL.search(_lead_in(state, claim))):
             # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way
-            # throughout; "1600 Gbps" of a link held as 400 GB/s both ways: a rate in bits is a line rate, one way.
+            # throughout; "1600 Gbps" of a link held as 400 GB/s both ways: a rate in bits is a line rate, one way; "the
+            # total data rate for a link is 50 GByte/s": a link's total is its two directions added.
             return figure, _finding("ok", figure, expected, other_direction), other_direction
         if _agrees(claim, other) and (other_direction == "per-direction" or _is_bytes(claim)):
             # (a rate in bits that agrees only counted both ways is not this figure: a line rate is one way)
@@ -1034,6 +1039,13 @@ def _inherited(page: Page, claim: Claim) -> list[Span]:
     """What a claim in a table cell inherits its words from: its column's header, its row's label, the table's caption."""
     cell = page.cell_of(claim.start)
     return [span for span in (cell.header, cell.label, cell.caption) if span is not None] if cell is not None else []
+
+
+def _lead_in(state: _PageState, claim: Claim) -> str:
+    """The words of a claim's own phrase before it ("the total data rate for a link is")."""
+    index = bisect_left(state.claim_starts, claim.start)
+    start = max(_own_phrase(state, index)[0], state.claims[index - 1].end if index else 0)
+    return state.page.text[start:claim.start]
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
