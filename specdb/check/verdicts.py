@@ -17,11 +17,17 @@ import re
 import sqlite3
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import asdict, dataclass, field
-from itertools import islice
+from itertools import islice, pairwise
 from typing import Any
 
+from specdb.check.claims import (
+    BIDIRECTIONAL,
+    PER_DIRECTION,
+    UNIT_SPELLINGS,
+    Claim,
+    extract,
+)
 from specdb.check.claims import JOINER as _JOINER
-from specdb.check.claims import BIDIRECTIONAL, PER_DIRECTION, UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
 from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
@@ -1276,7 +1282,7 @@ def _column_parts(state: _PageState) -> dict[int, Mention]:
         elif len(names) >= 2 and not row and all(_BETWEEN_NAMES.fullmatch(text, gap_start, gap_end) for gap_start, gap_end in gaps):
             header = names
         elif (header and row and state.page.cell_of(claims[row[0]].start) is None and len(row) == len(header)
-              and all(_BETWEEN_FIGURES.fullmatch(text, claims[before].end, claims[after].start) for before, after in zip(row, row[1:]))
+              and all(_BETWEEN_FIGURES.fullmatch(text, claims[before].end, claims[after].start) for before, after in pairwise(row))
               and _BETWEEN_FIGURES.fullmatch(text, claims[row[-1]].end, end)):
             parts.update(zip(row, header))
         start = end + 1
