@@ -137,6 +137,7 @@ _BETWEEN_FIGURES = re.compile(r"[\s|]*(?:[^\s|.,;:]{1,12}[\s|]*)?")
 _BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE)
 _RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
 _BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
+_COMPARAND_REACH = 200  # characters: a phrase naming what is compared against is short
 _COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
 
 
@@ -337,6 +338,7 @@ class _PageState:
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
+        self.sentence_counting: dict[int, str | None] = {}
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -411,9 +413,11 @@ class _PageState:
     def sentence_counts(self, claim: Claim) -> str | None:
         """The counting a claim's sentence states, when it states one only ("bidirectional" and no "per direction")."""
         sentence = self.page.sentence_of(claim.start)
-        words = self.page.text[sentence.start:sentence.end]
-        both, one = BIDIRECTIONAL.search(words) is not None, PER_DIRECTION.search(words) is not None
-        return None if both == one else "bidirectional" if both else "per-direction"
+        if sentence.start not in self.sentence_counting:
+            words = self.page.text[sentence.start:sentence.end]
+            both, one = BIDIRECTIONAL.search(words) is not None, PER_DIRECTION.search(words) is not None
+            self.sentence_counting[sentence.start] = None if both == one else "bidirectional" if both else "per-direction"
+        return self.sentence_counting[sentence.start]
 
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
@@ -1305,9 +1309,9 @@ def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]
         named_before = state.mentions_in(word_start - _LONGEST_NAME, word_start)
         if named_before and not page.text[named_before[-1].end:word_start].strip(" \t)*_'’s"):
             continue
-        sentence = page.sentence_of(start)
-        end = _COMPARAND_END.search(page.text, start, sentence.end)
-        phrases.append((start, end.start() if end else sentence.end))
+        limit = min(page.sentence_of(start).end, start + _COMPARAND_REACH)
+        end = _COMPARAND_END.search(page.text, start, limit)
+        phrases.append((start, end.start() if end else limit))
     return sorted(phrases)
 
 
