@@ -257,3 +257,13 @@ def test_a_data_rate_in_bytes_is_a_links_not_a_memory_pins(database):
     found = verdicts(text, database)
     assert (found["25 GByte/s"].verdict, label(found["25 GByte/s"])) == ("ok", "nvlink-3.per_link_bandwidth")
     assert (found["50 GByte/s"].verdict, found["50 GByte/s"].basis) == ("ok", "bidirectional")
+
+
+def test_a_value_the_page_counted_before_keeps_its_counting(database):
+    # PCIe 5.0 x16: 63.0 GB/s one way. The table counts it one way; prose repeating it unsaid is counted the same.
+    text = ("| Interconnect | Uni-dir. (GBps) |\n| :--- | ---: |\n| PCIe 5 | 63 |\n\n"
+            "The host-to-device copy reaches 88% of the 63GBps PCIe 5 row above.\n")
+    found = verdicts(text, database, fmt="markdown")["63GBps"]
+    assert (found.verdict, label(found), found.basis) == ("ok", "pcie-5.x16_per_direction_bandwidth", "per-direction")
+    unsaid = verdicts("The host-to-device copy reaches 88% of PCIe 5's 63GBps.", database)["63GBps"]
+    assert unsaid.verdict == "ambiguous-basis"

@@ -339,6 +339,7 @@ class _PageState:
         self.clause_words: dict[int, bool] = {}
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
         self.sentence_counting: dict[int, str | None] = {}
+        self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -371,10 +372,17 @@ class _PageState:
         claim = self.claims[index]
         if claim.kind == "quantity":
             self.repeats.add(claim.dimension, claim.value, resolved.figure)
+            if claim.basis and self.page.cell_of(claim.start) is not None:
+                self.counted.setdefault((resolved.figure.id, f"{claim.value:.4g}"), claim.basis)
         if topic:
             offsets, records = self.topic_records.setdefault(topic, ([], []))
             offsets.append(claim.start)
             records.append(resolved.figure.record_id)
+
+    def counted_before(self, figure: Figure, claim: Claim) -> str | None:
+        """How the page's table counted the same value of the same figure ("63" under "Uni-dir.", then "the 63GBps row
+        above"): a table is where a page sets out its figures, and its prose repeats them."""
+        return self.counted.get((figure.id, f"{claim.value:.4g}"))
 
     def resolved_before(self, index: int) -> list[int]:
         """The claims matched before a claim, nearest first, as far back as the checker looks."""
@@ -691,7 +699,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                                 f"the part holds {value_text}; vendors write the same number in GB"), counted
     if _agrees(claim, target):
         sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
-        if sibling is not None:
+        if sibling is not None and state.counted_before(figure, claim) != figure.direction:
             other = sibling.timeline[database.effective(sibling)][0]
             suggestion = f"{_in_unit(claim, target)} {figure.direction} ({_in_unit(claim, other)} {sibling.direction})"
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
@@ -706,7 +714,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
             # "64 GB/s" for PCIe 5.0 x16: half the 128 GB/s both ways, but the record holds one way as its own figure (63.0
             # GB/s, after encoding), and that is what a one-way value is judged against.
             return _verdict(database, state, claim, sibling)
-        if _agrees(claim, other) and (state.sentence_counts(claim) == other_direction
+        if _agrees(claim, other) and (state.sentence_counts(claim) == other_direction or state.counted_before(figure, claim) == other_direction
                                       or other_direction == "per-direction" and not _is_bytes(claim)
                                       or other_direction == "bidirectional" and _TOTAL.search(_lead_in(state, claim))):
             # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way
