@@ -267,3 +267,14 @@ def test_a_value_the_page_counted_before_keeps_its_counting(database):
     assert (found.verdict, label(found), found.basis) == ("ok", "pcie-5.x16_per_direction_bandwidth", "per-direction")
     unsaid = verdicts("The host-to-device copy reaches 88% of PCIe 5's 63GBps.", database)["63GBps"]
     assert unsaid.verdict == "ambiguous-basis"
+
+
+def test_a_vendors_achieves_is_a_rating_not_a_run(database):
+    found = verdicts("The H100 SXM achieves 3.35 TB/s of HBM3 bandwidth.", database)["3.35 TB/s"]
+    assert (found.verdict, label(found)) == ("ok", "nvidia-h100-sxm.memory_bandwidth")
+
+
+def test_a_ratio_before_a_part_that_names_another_kind_is_not_judged(database):
+    # 8 TB/s is the B200's memory bandwidth; "2.5× H100's FP8 compute" is not a ratio of it (8 / 3.35 = 2.39).
+    found = verdicts("The B200 has 8 TB/s of HBM, 2.5× H100's FP8 compute.", database)
+    assert "2.5×" not in found

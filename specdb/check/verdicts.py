@@ -85,8 +85,10 @@ _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practic
                        r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
 # A sentence that tells of a run of the writer's own ("we run DeepEP's test", "I only achieved", "was able to achieve"):
 # its figures are measurements, unless a figure's own words call it the rating.
-_RUN = re.compile(r"\b(?:we|I)\s+(?:run|ran|am\s+running|are\s+running|measured|tested|benchmarked)\b|\bI\s+(?:get|got)\b"
-                  r"|\bachiev(?:e|ed|es|ing)\b|\bnccl-tests\b", re.IGNORECASE)
+# ("The H100 achieves 3.35 TB/s" is a vendor's rating: a run is the writer's own, or someone "able to achieve" it.)
+_RUN = re.compile(r"\b(?:we|I)\s+(?:(?:only|just|then|also|am|are|was|were|have|had|could)\s+){0,2}"
+                  r"(?:run|ran|running|measured|tested|benchmarked|achieved?|get|got|reached)\b"
+                  r"|\bable\s+to\s+(?:achieve|get|reach)\b|\bnccl-tests\b", re.IGNORECASE)
 # The words that call a figure a rating rather than a run ("out of the marketed theoretical 900GB/s", "450GB/s theoretical").
 _RATED = re.compile(r"\btheoretical(?:ly)?\b|\bmarketed\b|\badvertised\b|\brated\b|\bnominal\b|\bon\s+paper\b|\bspec(?:s|ification)?\b",
                     re.IGNORECASE)
@@ -1162,6 +1164,9 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         if latest is None:
             return None
         subject = state.resolved[latest].figure
+        named = state.topics.first(*_own_phrase(state, index))
+        if named is not None and not _named_kind(named[1], subject):
+            return None  # "8 TB/s of HBM, 2.5× H100's compute": the ratio is not of the figure before it
         other = next((f for record in part.records for f in database.figures.get(record, []) if f.name == subject.name), None)
         return (state.resolved[latest].operand, _figure_operand(database, other)) if other is not None else None
     of_part = _OF_PART.match(page.text, claim.end, sentence.end) if than is None and against is None else None
