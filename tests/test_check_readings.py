@@ -278,3 +278,10 @@ def test_a_ratio_before_a_part_that_names_another_kind_is_not_judged(database):
     # 8 TB/s is the B200's memory bandwidth; "2.5× H100's FP8 compute" is not a ratio of it (8 / 3.35 = 2.39).
     found = verdicts("The B200 has 8 TB/s of HBM, 2.5× H100's FP8 compute.", database)
     assert "2.5×" not in found
+
+
+def test_a_rate_in_bits_near_the_one_way_figure_is_a_mismatch(database):
+    # H100 SXM NVLink: 900 GB/s both ways, 3600 Gb/s each way. "3000 Gbps", one way by convention, is near that: a wrong
+    # value, not another quantity (it is far from the 7200 Gb/s both ways).
+    found = verdicts("Each H100 SXM has 3000 Gbps of NVLink bandwidth.", database)["3000 Gbps"]
+    assert (found.verdict, label(found)) == ("mismatch", "nvidia-h100-sxm.scale_up_bandwidth")

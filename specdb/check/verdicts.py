@@ -747,7 +747,9 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                  for alternative, text, reason in figure.alternatives if _agrees(claim, _on_basis(alternative, figure.direction, counted))), "")
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
-    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed and (stated or _is_bytes(claim)) else (target,)
+    readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
+    if directed and not stated and not _is_bytes(claim):
+        readings = (_on_basis(value, figure.direction, "per-direction"),)  # a rate in bits, unsaid, is one way
     if not note and claim.dimension != "count" and min(abs(math.log(claim.value / reading)) for reading in readings) > _ANOTHER_QUANTITY:
         # Far off every reading of the figure: a total over many parts, a part of a link, a cache, a sparse rate...
         return figure, _finding("unmatched", figure, expected, counted,
