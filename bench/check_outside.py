@@ -4,15 +4,16 @@ Usage: python bench/check_outside.py [FOLDER...] [--split tuning|held-out|all]
 
 Each FOLDER (default tests/data/check-outside) holds pages `NNN-slug.ext`, each beside `NNN-slug.ext.expected.tsv`
 whose rows are: line, column, claim as written, verdict, the accepted record.figure labels (`|` between
-alternatives; `-` when any figure, or none, is right) and a note. Pages whose number is divisible by 3 are
-held out: they are measured once, at the end, and never used to change the rules; `--split tuning` (the
-default) reads none of their files.
+alternatives; `-` when any figure, or none, is right) and a note. Pages numbered 201 and up are held out:
+they are measured once, at the end, and never used to change the rules; `--split tuning` (the default) reads
+none of their files. Pages 101-160 are all tuning pages: the third of them numbered by a multiple of 3 was
+held out first, measured once on 2026-12-02, and tuned on after that.
 
 A finding is right when its line is the annotated line, its claim text overlaps the annotated claim (spaces
 normalised: one contains the other, and where the column is annotated the two stretches of the line overlap), its verdict is the annotated one, and its record.figure is one of the
 accepted labels. Each annotated row is found by at most one finding. Precision is right findings over all
 findings; recall is annotated rows found; alarms right is, of the findings whose verdict fails a check
-(mismatch, stale, mixed-basis), the share that are right.
+(mismatch, stale, mixed-basis) or leaves its basis in doubt (ambiguous-basis), the share that are right.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ import specdb
 from specdb.check.verdicts import FAILING, Database, check_text
 
 SPLITS = ("tuning", "held-out")
+FIRST_HELD_OUT = 201
+ALARMS = (*FAILING, "ambiguous-basis")
 _PAGE_NUMBER = re.compile(r"^(\d+)-")
 
 
@@ -62,7 +65,7 @@ def split_of(page: Path) -> str | None:
     number = _PAGE_NUMBER.match(page.name)
     if number is None:
         return None
-    return "held-out" if int(number[1]) % 3 == 0 else "tuning"
+    return "held-out" if int(number[1]) >= FIRST_HELD_OUT else "tuning"
 
 
 def pages(folder: Path, split: str) -> list[Path]:
@@ -111,7 +114,7 @@ def score(chosen: list[Path], database: Database) -> dict:
         for finding in findings:
             row = next((row for row in unclaimed if row.matches(finding)), None)
             found += 1
-            if finding.verdict in FAILING:
+            if finding.verdict in ALARMS:
                 alarms += 1
                 alarms_right += row is not None
             if row is None:

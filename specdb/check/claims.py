@@ -24,11 +24,14 @@ def _spellings() -> dict[str, str]:
     table: dict[str, str] = {}
     for prefix in _PREFIXES:
         # "GBps" is bytes in prose (bits are "Gbps"), though the record format refuses it as ambiguous.
-        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}Bps": f"{prefix}B/s"})
+        table.update({f"{prefix}B/s": f"{prefix}B/s", f"{prefix}B/sec": f"{prefix}B/s", f"{prefix}B/second": f"{prefix}B/s",
+                      f"{prefix}Bps": f"{prefix}B/s", f"{prefix}Byte/s": f"{prefix}B/s", f"{prefix}Bytes/s": f"{prefix}B/s",
+                      f"{prefix}byte/s": f"{prefix}B/s", f"{prefix}bytes/s": f"{prefix}B/s"})
         for bits in ("b/s", "bps", "bit/s", "b/sec", "bits/s", "bit/sec", "bits/sec"):
             table[f"{prefix}{bits}"] = f"{prefix}b/s"
     for prefix in _PREFIXES[1:]:
-        table[f"{prefix}B"] = f"{prefix}B"
+        table.update({f"{prefix}B": f"{prefix}B", f"{prefix}Byte": f"{prefix}B", f"{prefix}Bytes": f"{prefix}B",
+                      f"{prefix}bytes": f"{prefix}B"})
     for prefix in BINARY_PREFIXES:
         table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s"})
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
@@ -41,6 +44,7 @@ def _spellings() -> dict[str, str]:
     table.update({"%": "%", "percent": "%", "per cent": "%"})
     for prefix, word in (("", ""), ("M", "mega"), ("G", "giga"), ("T", "tera"), ("P", "peta")):
         table[f"{word}bytes per second"] = f"{prefix}B/s"
+        table[f"{word}byte-per-second"] = f"{prefix}B/s"
         table[f"{word}bits per second"] = f"{prefix}b/s"
         table[f"{word}bytes"] = f"{prefix}B"
     # Tables of counted units write them in full beside numbers in scientific notation: "HBM bandwidth (bytes/s)", 3.35e12.
@@ -90,7 +94,7 @@ _RATIO_WORD = r"(?:slower|faster|more|less|higher|lower|greater|larger|smaller|b
 RATIO = re.compile(
     rf"(?:{_NUMBER}|(?<![\w-])(?P<word>{_WORD}))"
     rf"(?:{_SPACE}[-–]{_SPACE}(?P<high>\d+(?:\.\d+)?)|\s+to\s+(?P<high_words>\d+(?:\.\d+)?))?"
-    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?!\s+[A-Z][A-Za-z]*\d)(?!\s*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
+    rf"(?:(?P<sign>[x×])(?=[\s,.;:)]|$)(?-i:(?!\s+[A-Z][A-Za-z]*\d))(?!\s*\d)|\s+times\s+(?={_RATIO_WORD})|-fold\b)",
     re.IGNORECASE,
 )
 # "9x more GPUs", "four times as many ports": a ratio of counts, which no figure holds.
@@ -103,7 +107,7 @@ BIDIRECTIONAL = re.compile(
     r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b",
     re.IGNORECASE,
 )
 _SCOPES = (
@@ -114,6 +118,8 @@ _SCOPES = (
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
 JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+_MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
+_OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
 _LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
@@ -184,6 +190,9 @@ def extract(page: Page) -> list[Claim]:
 
     for match in QUANTITY.finditer(text):
         claim = _quantity(match)
+        if claim is not None and claim.unit == "%" and _MORE.match(text, claim.end):
+            # "76% more memory", "a 43% increase": a ratio of 1.76 and 1.43, judged as ratios are.
+            claim = replace(claim, kind="ratio", value=1 + claim.value, dimension="ratio")
         if claim is not None:
             found.append(claim)
             taken.add(match.start(), match.end())
@@ -218,7 +227,12 @@ def extract(page: Page) -> list[Claim]:
     found.extend(_bare_cell_numbers(page, taken))
     found.sort(key=lambda claim: claim.start)
     found = _derivations(text, found)
-    return [_with_context(page, found, index) for index in range(len(found))]
+    read = [_with_context(page, found, index) for index in range(len(found))]
+    for index in range(1, len(read)):
+        # "unidirectional 380GB/s out of 450GB/s": the whole a share is taken out of is counted as the share is.
+        if read[index].basis is None and read[index - 1].basis and _OUT_OF.fullmatch(text, read[index - 1].end, read[index].start):
+            read[index] = replace(read[index], basis=read[index - 1].basis)
+    return read
 
 
 def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
@@ -279,7 +293,9 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     if claim.kind != "quantity":
         return claim
     clause = page.clause_of(claim.start)
-    before_start = max(clause.start, claim.start - _WINDOW_BEFORE, _gap_split(page.text, claims[index - 1].end, claim.start) if index else 0)
+    # Words between two claims with no joining word are the first's only as far as its own window reaches.
+    before_start = max(clause.start, claim.start - _WINDOW_BEFORE,
+                       min(_gap_split(page.text, claims[index - 1].end, claim.start), claims[index - 1].end + _WINDOW_AFTER) if index else 0)
     after_end = min(clause.end, claim.end + _WINDOW_AFTER, _gap_split(page.text, claim.end, claims[index + 1].start) if index + 1 < len(claims) else len(page.text))
     around = page.text[before_start:claim.start] + " " + page.text[claim.end:after_end]
     basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)

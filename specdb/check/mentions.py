@@ -30,10 +30,10 @@ _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\
 # Model numbers such as H800, MI250X, L40S, GH200: hardware, when no record claims them.
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
 # Parts no record is, named with a space before their model number or version: graphics cards ("GeForce RTX 4090",
-# "Radeon RX 7900 XTX", "RTX A6000") and switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
-# through its switches, not the chip).
+# "Radeon RX 7900 XTX", "RTX A6000"), switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
+# through its switches, not the chip) and the CPU-GPU link inside a superchip ("NVLink-C2C"; the records name it in notes only).
 _UNHELD_PART = re.compile(r"(?=[GRQN])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
-                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d))(?![\w-])")
+                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d)|NVLink[\s-]C2C)(?![\w-])")
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
@@ -70,6 +70,7 @@ class Lexicon:
     def __init__(self, connection: sqlite3.Connection):
         levels: list[dict[str, set[str]]] = [{}, {}, {}]
         families: dict[str, set[str]] = {}
+        family_words: dict[str, dict[str, set[str]]] = {}  # a word -> the families whose members it is written before
         self.words: dict[str, set[str]] = {}
         for record_id, name, vendor, family, aliases in hardware_names(connection):
             written = [record_id, name, *aliases]
@@ -84,12 +85,22 @@ class Lexicon:
                         _add(levels[2], rest, record_id)
             if family:
                 families.setdefault(_key(family), set()).add(record_id)
+                for alias in aliases:
+                    # "IB NDR" beside "InfiniBand NDR": a word written before a member's short name is another name of its family.
+                    first, _, rest = alias.partition(" ")
+                    if rest and any(_key(rest) == _key(form) for form in _short_forms(name, vendor, family)[1:]):
+                        family_words.setdefault(_key(first), {}).setdefault(_key(family), set()).add(record_id)
         self.names: dict[str, tuple[str, ...]] = {}
         for level in levels:
             for key, ids in level.items():
                 self.names.setdefault(key, tuple(sorted(ids)))
         for key, ids in families.items():
             self.names.setdefault(key, tuple(sorted(ids)))
+        for key, named in family_words.items():
+            # Only a word written so before every member of one family, and of no other, names the family.
+            family, ids = next(iter(named.items()))
+            if len(named) == 1 and len(ids) > 1 and ids == families[family]:
+                self.names.setdefault(key, tuple(sorted(ids)))
         self.generations = {
             (key.split("generation")[0], key.split("generation")[1]): ids[0]
             for key, ids in self.names.items() if "generation" in key and len(ids) == 1
@@ -149,7 +160,10 @@ class Lexicon:
         for mention in mentions:
             version = _VERSION_AFTER.match(text, mention.end)
             variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
-            if version and not _QUANTITY_AFTER.match(text, version.end()):
+            if variant and _key(variant["variant"]) in self.names:
+                variant = None  # "DGX H100 NVL72" in a table's header: the next part, not a variant of this one
+            if version and not _QUANTITY_AFTER.match(text, version.end()) and (mention.family or _key(version.group()) not in self.names):
+                # (after a part, not a family, a version that is itself a name is the next part: "v5e v6e" in a table's header)
                 # "NVLink Gen4", "NVLink v4": the generation the record names "NVLink 4", written another way.
                 number = _VERSION_NUMBER.search(version.group())
                 records = self.names.get(_key(f"{mention.text} {number[1]}")) if number else None

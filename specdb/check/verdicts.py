@@ -17,11 +17,17 @@ import re
 import sqlite3
 from bisect import bisect_left, bisect_right, insort
 from dataclasses import asdict, dataclass, field
-from itertools import islice
+from itertools import islice, pairwise
 from typing import Any
 
+from specdb.check.claims import (
+    BIDIRECTIONAL,
+    PER_DIRECTION,
+    UNIT_SPELLINGS,
+    Claim,
+    extract,
+)
 from specdb.check.claims import JOINER as _JOINER
-from specdb.check.claims import UNIT_SPELLINGS, Claim, extract
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
 from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
@@ -56,7 +62,7 @@ _REPEAT_CANDIDATES = 100
 _TOPICS = (
     ("memory", re.compile(r"\bHBM\w*|\bmemory\b|\bVRAM\b", re.IGNORECASE)),
     ("host", re.compile(r"\bPCIe\b|\bPCI Express\b|\bhost[\s-]link\b", re.IGNORECASE)),
-    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
+    ("scale_out", re.compile(r"\bnetwork\w*|\bInfiniBand\b|\bIB\b|\bRoCE\b|\bEthernet\b|\bscale-out\b|\binter-node\b|\bbetween (?:servers|nodes)\b|\bNICs?\b|\b[HNX]DR\b|\bConnectX|\bSuperNIC\b|\d+G(?:bE)?\b", re.IGNORECASE)),
     ("scale_up", re.compile(r"\bNVLink\w*|\bscale-up\b|\bGPU-to-GPU\b|\bchip-to-chip\b|\bICI\b|\bInfinity Fabric\b|\bxGMI\b|\bUALink\b|\bNVSwitch\b", re.IGNORECASE)),
     ("compute", re.compile(r"\bFLOP\w*|\bcompute\b", re.IGNORECASE)),
     ("utilization", re.compile(r"\bMFU\b|\butili[sz]ation\b", re.IGNORECASE)),
@@ -77,15 +83,38 @@ _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
                        r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
+# A sentence that tells of a run of the writer's own ("we run DeepEP's test", "I only achieved", "was able to achieve"):
+# its figures are measurements, unless a figure's own words call it the rating.
+# ("The H100 achieves 3.35 TB/s" is a vendor's rating: a run is the writer's own, or someone "able to achieve" it.)
+_RUN = re.compile(r"\b(?:we|I)\s+(?:(?:only|just|then|also|am|are|was|were|have|had|could)\s+){0,2}"
+                  r"(?:run|ran|running|measured|tested|benchmarked|achieved?|get|got|reached)\b"
+                  r"|\bable\s+to\s+(?:achieve|get|reach)\b|\bnccl-tests\b", re.IGNORECASE)
+# The words that call a figure a rating rather than a run ("out of the marketed theoretical 900GB/s", "450GB/s theoretical").
+_RATED = re.compile(r"\btheoretical(?:ly)?\b|\bmarketed\b|\badvertised\b|\brated\b|\bnominal\b|\bon\s+paper\b|\bspec(?:s|ification)?\b",
+                    re.IGNORECASE)
+# A value the text sets aside ("has 72 GPUs, not 128 GPUs"): no claim about the hardware.
+_REJECTED = re.compile(r"\bnot\s+(?:the\s+)?[~≈]?$", re.IGNORECASE)
+# A part of a system a count may be of instead of the system ("36 GB200 superchips where one Grace CPU and two Blackwell GPUs").
+_SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|modules?|nodes?|servers?|each|per)\b", re.IGNORECASE)
+_OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
+_EFFECTIVE = "an effective or achieved throughput"
+_PIN_RATE = "a memory pin rate"
+_TOTAL = re.compile(r"\btotal\b", re.IGNORECASE)
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
-    ("an effective or achieved throughput", re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
-    ("a memory pin rate", re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+    (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
+    (_PIN_RATE, re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+    ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
 )
+# A bisection bandwidth is held by no record; pages also call a system's aggregate so ("130 TB/s of aggregate bisection
+# bandwidth"), so the word makes unmatched only a figure that does not agree.
+_BISECTION = re.compile(r"\bbisection\b", re.IGNORECASE)
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
+# "6.25 x 8 = 50GBps": the result of the text's own arithmetic on bare numbers.
+_PRODUCT_OF = re.compile(r"\d(?:[\d.,]*)\s*[x×*/÷]\s*\d[\d.,]*\s*[=≈]\s*[~≈]?\s*$")
 _RESULT = re.compile(r"\s*[=≈]\s*[~≈]?\s*$")
 _PREDECESSOR = re.compile(r"\b(?:previous|prior|preceding|last)\s+generation\b|\bpredecessor\b", re.IGNORECASE)
 _PREDECESSOR_REACH = 80  # characters after a ratio in which its comparison with the generation before is looked for
@@ -97,6 +126,21 @@ _REDUCTION = re.compile(r"\b(?:SHARP|NVLS|reductions?)\b", re.IGNORECASE)
 _CHANGED_TO = re.compile(r"(?<!up )\bto\s*[~≈]?\s*$")
 _CHANGED_FROM = re.compile(r"\bfrom\s*[~≈]?\s*$")
 _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\b", re.IGNORECASE)
+# The words that introduce what a sentence compares its part against ("versus the MI300X's", "than H100", "an upgrade to the
+# MI300X"), and where that phrase ends: a part named in it is the other side, not the part of a figure outside it.
+_COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
+                        r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
+                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+# The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
+_PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
+                         r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
+# What a row of such a table puts between its figures: spaces, a pipe, a word of a unit or kind ("HBM3E", "(estimated)").
+_BETWEEN_FIGURES = re.compile(r"[\s|]*(?:[^\s|.,;:]{1,12}[\s|]*)?")
+_BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE)
+_RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
+_BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
+_COMPARAND_REACH = 200  # characters: a phrase naming what is compared against is short
+_COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
 
 
 @dataclass(frozen=True)
@@ -278,13 +322,16 @@ class _PageState:
         self.names = {family: [mention for mention in self.mentions if mention.family == family] for family in (False, True)}
         self.name_starts = {family: [mention.start for mention in names] for family, names in self.names.items()}
         self.claim_starts = [claim.start for claim in self.claims]
-        self.subject = _page_subject(self.mentions)
         around = _read_around(self.page, self.claims)
         self.joiners = _marks(text, ((None, _JOINER),), around)
         self.precisions = _marks(text, ((None, _PRECISION),), around)
         self.topics = _marks(text, _TOPICS, around)
         self.comparison_words = _marks(text, ((None, _COMPARISON),), around)
         self.comparisons = _comparison_spans(self)
+        self.comparands = _comparand_phrases(self, _marks(text, ((None, _COMPARAND),), around))
+        self.comparand_starts = [start for start, _ in self.comparands]
+        self.subject = _page_subject([mention for mention in self.mentions if not self.compared(mention)])
+        self.column_parts = _column_parts(self)
         self.resolved_order: list[int] = []
         self.repeats = _Repeats()
         self.topic_records: dict[str, tuple[list[int], list[str]]] = {}  # topic -> (offsets, record ids), in reading order
@@ -292,6 +339,9 @@ class _PageState:
         self.phrases_within: dict[tuple[int, int], _Stretches] = {}
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
+        self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
+        self.sentence_counting: dict[int, str | None] = {}
+        self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -304,6 +354,16 @@ class _PageState:
         last = min(high, bisect_left(starts, claim.end) + _NEAREST_NAMES)
         return self.names[family][first:last]
 
+    def compared(self, mention: Mention) -> tuple[int, int] | None:
+        """The phrase of comparison a name stands in ("versus the MI300X's 192GB"), if any."""
+        at = bisect_right(self.comparand_starts, mention.start) - 1
+        return self.comparands[at] if at >= 0 and mention.start < self.comparands[at][1] else None
+
+    def compared_apart(self, mention: Mention, claim: Claim) -> bool:
+        """Whether a name stands in a phrase of comparison that the claim is outside of."""
+        phrase = self.compared(mention)
+        return phrase is not None and not phrase[0] <= claim.start < phrase[1]
+
     def claims_in(self, start: int, end: int) -> range:
         return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
 
@@ -314,10 +374,17 @@ class _PageState:
         claim = self.claims[index]
         if claim.kind == "quantity":
             self.repeats.add(claim.dimension, claim.value, resolved.figure)
+            if claim.basis and self.page.cell_of(claim.start) is not None:
+                self.counted.setdefault((resolved.figure.id, f"{claim.value:.4g}"), claim.basis)
         if topic:
             offsets, records = self.topic_records.setdefault(topic, ([], []))
             offsets.append(claim.start)
             records.append(resolved.figure.record_id)
+
+    def counted_before(self, figure: Figure, claim: Claim) -> str | None:
+        """How the page's table counted the same value of the same figure ("63" under "Uni-dir.", then "the 63GBps row
+        above"): a table is where a page sets out its figures, and its prose repeats them."""
+        return self.counted.get((figure.id, f"{claim.value:.4g}"))
 
     def resolved_before(self, index: int) -> list[int]:
         """The claims matched before a claim, nearest first, as far back as the checker looks."""
@@ -341,12 +408,34 @@ class _PageState:
             said = self.clause_words[start] = _MEASURED.search(text, start, clause.end if end < 0 else end) is not None
         return said
 
+    def rated(self, claim: Claim) -> bool:
+        """Whether a claim's own words, between it and the claims beside it, call it a rating ("the marketed theoretical
+        900GB/s", "450GB/s theoretical", "out of 450GB/s"): it is then no measurement, whatever its sentence runs."""
+        text, clause = self.page.text, self.page.clause_of(claim.start)
+        start, end = clause.start, clause.end
+        at = bisect_left(self.claim_starts, claim.start)
+        before = max(start, self.claims[at - 1].end if at else start)
+        after = min(end, self.claims[at + 1].start if at + 1 < len(self.claims) else end)
+        out_of = _OUT_OF.search(text, claim.end, after)  # "749GB/s out of the marketed 900GB/s": the words after are the next's
+        return (_RATED.search(text, before, claim.start) or _OUT_OF.search(text, before, claim.start)
+                or _RATED.search(text, claim.end, out_of.start() if out_of else after)) is not None
+
+    def sentence_counts(self, claim: Claim) -> str | None:
+        """The counting a claim's sentence states, when it states one only ("bidirectional" and no "per direction")."""
+        sentence = self.page.sentence_of(claim.start)
+        if sentence.start not in self.sentence_counting:
+            words = self.page.text[sentence.start:sentence.end]
+            both, one = BIDIRECTIONAL.search(words) is not None, PER_DIRECTION.search(words) is not None
+            self.sentence_counting[sentence.start] = None if both == one else "bidirectional" if both else "per-direction"
+        return self.sentence_counting[sentence.start]
+
     def sentence_says(self, sentence: Span) -> tuple[bool, bool]:
         """Whether a sentence speaks of a measurement, and of sparsity."""
         said = self.sentence_words.get(sentence.start)
         if said is None:
             text = self.page.text
-            said = ("measur" in text[sentence.start:sentence.end].casefold(), _SPARSE.search(text, sentence.start, sentence.end) is not None)
+            said = ("measur" in text[sentence.start:sentence.end].casefold() or _RUN.search(text, sentence.start, sentence.end) is not None,
+                    _SPARSE.search(text, sentence.start, sentence.end) is not None)
             self.sentence_words[sentence.start] = said
         return said
 
@@ -468,10 +557,12 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return None  # sizes of gradients, weights, messages and buffers are not hardware figures
     if claim.unit == "%" and not _SHARE_OF.search(words):
         return None  # a percentage is judged only when its words say what it is a share of
+    if _REJECTED.search(state.page.text, max(0, claim.start - 16), claim.start):
+        return None
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
-    missing = _unheld_kind(claim, words, lookup)
+    missing = _unheld_kind(claim, words, lookup, state.rated(claim))
     if missing:
         return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
@@ -488,12 +579,29 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
-    if finding.verdict in FAILING and index and _computed(claim, state.claims[index - 1], state.page.text):
+    elif finding.verdict != "ok" and _BISECTION.search(_claim_words(state, index, within_line=True)):
+        finding = _finding("unmatched", note=f"a bisection bandwidth; the database holds none (for {figure.record_id} or any part)")
+    elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
+        return None  # the GPUs of a superchip, a tray or a node of the system: a count no record holds
+    elif finding.verdict in FAILING and index in state.against_comparand:
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           f"the text compares with {figure.record_id}, and names no other part holding such a figure")
+    if finding.verdict in (*FAILING, "ambiguous-basis") and index and _computed(claim, state.claims[index - 1], state.page.text):
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"a value the text computes from {state.claims[index - 1].text}, which agrees with no figure")
+    elif finding.verdict in (*FAILING, "ambiguous-basis") and _PRODUCT_OF.search(state.page.text, max(0, claim.start - 40), claim.start):
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           "a value the text computes (a product of numbers), which agrees with no figure as written")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     return finding
+
+
+def _counts_a_unit(state: _PageState, claim: Claim, figure: Figure) -> bool:
+    """Whether a count's clause names a part of the system ("superchips", "each node") between the system and the count."""
+    clause = state.page.clause_of(claim.start)
+    named = [mention for mention in state.mentions_in(clause.start, claim.start) if figure.record_id in mention.records]
+    return _SUB_UNIT.search(state.page.text, named[-1].end if named else clause.start, claim.start) is not None
 
 
 def _computed(claim: Claim, before: Claim, text: str) -> bool:
@@ -535,21 +643,28 @@ def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, 
     return old, _finding("unmatched", old, note=f"the value {old.label} was changed to, of a part the text does not name"), None
 
 
-def _claim_words(state: _PageState, index: int) -> str:
-    """The words that say what a claim measures: its own phrase and, in a table cell, its column's header."""
+def _claim_words(state: _PageState, index: int, within_line: bool = False) -> str:
+    """The words that say what a claim measures: its own phrase (within its line, if asked: a table with no punctuation
+    is one long clause) and, in a table cell, its column's header."""
     page, claim = state.page, state.claims[index]
     start, end = _own_phrase(state, index)
+    if within_line:
+        start = max(start, page.text.rfind("\n", start, claim.start) + 1)
+        line_end = page.text.find("\n", claim.end, end)
+        end = end if line_end < 0 else line_end
     cell = page.cell_of(claim.start)
     header = page.text[cell.header.start:cell.header.end] if cell is not None and cell.header is not None else ""
     return f"{page.text[start:end]} {header}"
 
 
-def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention) -> str | None:
+def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention, rated: bool) -> str | None:
     """What the claim measures when the data holds no such kind of figure for any part (a cache, an effective
-    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict."""
+    throughput, a memory pin rate, a hardware latency): the note of an unmatched verdict. A figure its own words call
+    the rating is no effective throughput, whatever its phrase says was achieved."""
     held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
     for kind, pattern in _UNHELD_KINDS:
-        if pattern.search(words):
+        # (a pin's rate is in bits: "a data rate of 25 GByte/s" is a link's)
+        if pattern.search(words) and not (rated and kind == _EFFECTIVE) and not (kind == _PIN_RATE and _is_bytes(claim)):
             return f"{kind} figure; the database holds none (for {held} or any part)"
     if claim.dimension == "time":
         example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
@@ -592,7 +707,7 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
                                 f"the part holds {value_text}; vendors write the same number in GB"), counted
     if _agrees(claim, target):
         sibling = database.sibling(figure) if directed and stated is None and _is_bytes(claim) else None
-        if sibling is not None:
+        if sibling is not None and state.counted_before(figure, claim) != figure.direction:
             other = sibling.timeline[database.effective(sibling)][0]
             suggestion = f"{_in_unit(claim, target)} {figure.direction} ({_in_unit(claim, other)} {sibling.direction})"
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
@@ -602,7 +717,20 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     if directed and stated is None:
         other_direction = _other(figure.direction)
         other = _on_basis(value, figure.direction, other_direction)
-        if _agrees(claim, other):
+        sibling = database.sibling(figure)
+        if _agrees(claim, other) and sibling is not None and sibling.direction == other_direction:
+            # "64 GB/s" for PCIe 5.0 x16: half the 128 GB/s both ways, but the record holds one way as its own figure (63.0
+            # GB/s, after encoding), and that is what a one-way value is judged against.
+            return _verdict(database, state, claim, sibling)
+        if _agrees(claim, other) and (state.sentence_counts(claim) == other_direction or state.counted_before(figure, claim) == other_direction
+                                      or other_direction == "per-direction" and not _is_bytes(claim)
+                                      or other_direction == "bidirectional" and _TOTAL.search(_lead_in(state, claim))):
+            # "1.8 TB/s of aggregate bandwidth (bidirectional) ... 18 links of 100 GB/s each": the sentence counts one way
+            # throughout; "1600 Gbps" of a link held as 400 GB/s both ways: a rate in bits is a line rate, one way; "the
+            # total data rate for a link is 50 GByte/s": a link's total is its two directions added.
+            return figure, _finding("ok", figure, expected, other_direction), other_direction
+        if _agrees(claim, other) and (other_direction == "per-direction" or _is_bytes(claim)):
+            # (a rate in bits that agrees only counted both ways is not this figure: a line rate is one way)
             return figure, _finding("ambiguous-basis", figure, expected, figure.direction,
                                                 f"agrees only counted {other_direction}, which the text does not say",
                                                 f"{_in_unit(claim, other)} {other_direction}"), other_direction
@@ -626,6 +754,8 @@ def _verdict(database: Database, state: _PageState, claim: Claim, figure: Figure
     if stated and directed and stated != figure.direction and _agrees(claim, value):
         note = f"{value_text} counts {figure.direction}, not {stated}"
     readings = (target, _on_basis(value, figure.direction, _other(counted))) if directed else (target,)
+    if directed and not stated and not _is_bytes(claim):
+        readings = (_on_basis(value, figure.direction, "per-direction"),)  # a rate in bits, unsaid, is one way
     if not note and claim.dimension != "count" and min(abs(math.log(claim.value / reading)) for reading in readings) > _ANOTHER_QUANTITY:
         # Far off every reading of the figure: a total over many parts, a part of a link, a cache, a sparse rate...
         return figure, _finding("unmatched", figure, expected, counted,
@@ -671,9 +801,19 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
 
     # How each tier of names is trusted: a name in the sentence decides; one in the paragraph is taken when a
     # figure of it agrees, or as a last resort; one further away only when a figure of it agrees.
-    tiers = [(nearest(*own, False), "decides")]
+    # A part named as the other side of a comparison the claim is outside of ("256GB versus the MI300X's 192GB") decides
+    # nothing for the claim: it is taken only when a figure of it agrees.
+    compared: list[Mention] = []
+
+    def apart(mentions: list[Mention]) -> list[Mention]:
+        compared.extend(mention for mention in mentions if state.compared_apart(mention, claim))
+        return [mention for mention in mentions if not state.compared_apart(mention, claim)]
+
+    column = state.column_parts.get(index)
+    tiers = [([column], "labels")] if column is not None else []
+    tiers.append((apart(nearest(*own, False)), "decides"))
     tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
-    tiers.append((nearest(within.start, within.end, False), "decides"))
+    tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
     tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
@@ -681,7 +821,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
                   (nearest(previous.start, paragraph.start, True), "agrees"), (state.subject, "subject")]
+    tiers.append((compared, "compared"))
     fallback: Figure | None = None
+    comparand: Figure | None = None
     named: Mention | None = None
     undecided: Mention | None = None
     lacking: Mention | None = None
@@ -701,7 +843,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if mention.records not in best:
                 best[mention.records] = _best(database, claim, topic, mention.records, state)
             figure, agrees, distance = best[mention.records]
-            if named is None and not mention.family and trust != "subject":  # the page's subject is no part this claim names
+            if named is None and not mention.family and trust not in ("subject", "compared"):
+                # the page's subject, and the other side of a comparison, are no part this claim names
                 named = mention
             if figure is None:
                 if labels and not mention.family:
@@ -723,6 +866,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
+            elif trust == "compared":
+                comparand = comparand or figure
         if choices:
             return min(choices, key=lambda choice: choice[:4])[4]
         if undecided is not None:
@@ -738,6 +883,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             return figure
     if fallback is not None:
         return fallback
+    if comparand is not None:
+        state.against_comparand.add(index)
+        return comparand
     return named if claim.dimension in _NAMED_DIMENSIONS else None
 
 
@@ -763,7 +911,7 @@ def _repeated(state: _PageState, index: int) -> list[Figure]:
 
 
 def _page_subject(mentions: list[Mention]) -> list[Mention]:
-    """The record the page names most often: what a figure with no name nearby is most likely about."""
+    """The record the page names most often (outside comparisons): what a figure with no name nearby is most likely about."""
     counts: dict[tuple[str, ...], list[Mention]] = {}
     for mention in mentions:
         if mention.known and not mention.family:
@@ -781,6 +929,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     for record_id in records:
         nearby |= database.uses.get(record_id, set()) | database.used_by.get(record_id, set())
     measured, sparse = _claim_says(state, claim)
+    measured = measured and claim.dimension != "count"  # the GPUs a run used are the machine's count, not a result
     precision = _precision(state, claim)
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
@@ -810,25 +959,30 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if not candidates:
         return None, False, math.inf
 
-    def fit(figure: Figure) -> tuple[int, int, int, float]:
+    def fit(figure: Figure) -> tuple[int, int, int, int, float]:
         values = [entry[0] for entry in figure.timeline]
+        recounted = []
         if figure.direction in _DIRECTED and claim.basis is None:
-            values += [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
+            recounted = [_on_basis(entry[0], figure.direction, _other(figure.direction)) for entry in figure.timeline]
         elif claim.basis and figure.direction in _DIRECTED:
             values = [_on_basis(entry[0], figure.direction, claim.basis) for entry in figure.timeline]
-        distance = min(abs(math.log(claim.value / value)) for value in values if value > 0)
+        distance = min(abs(math.log(claim.value / value)) for value in values + recounted if value > 0)
         # Counted as the text says: preferred over a figure converted to that basis when about as close.
         if claim.basis and claim.basis == figure.direction:
             distance -= _SAME_BASIS_PREFERENCE
+        as_held = any(_agrees(claim, value) for value in values)
+        # Of the named records' figures, one that agrees as it is counted before one that agrees only counted the other way
+        # ("50 GB/s" of IB is NDR's port one way, not HDR's both ways).
         return (
-            0 if any(_agrees(claim, value) for value in values) else 1,
+            0 if as_held or any(_agrees(claim, value) for value in recounted) else 1,
             0 if figure.record_id in direct else 1,
+            0 if as_held else 1,
             0 if claim.scope in (None, figure.scope) else 1,
             distance,
         )
 
     best = min(candidates, key=fit)
-    agrees, _, _, distance = fit(best)
+    agrees, _, _, _, distance = fit(best)
     return best, agrees == 0, distance
 
 
@@ -917,13 +1071,20 @@ def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
     for span in _inherited(state.page, claim):
         in_span = state.sentence_says(span)
         measured, sparse = measured or in_span[0], sparse or in_span[1]
-    return measured, sparse
+    return measured and not state.rated(claim), sparse
 
 
 def _inherited(page: Page, claim: Claim) -> list[Span]:
     """What a claim in a table cell inherits its words from: its column's header, its row's label, the table's caption."""
     cell = page.cell_of(claim.start)
     return [span for span in (cell.header, cell.label, cell.caption) if span is not None] if cell is not None else []
+
+
+def _lead_in(state: _PageState, claim: Claim) -> str:
+    """The words of a claim's own phrase before it ("the total data rate for a link is")."""
+    index = bisect_left(state.claim_starts, claim.start)
+    start = max(_own_phrase(state, index)[0], state.claims[index - 1].end if index else 0)
+    return state.page.text[start:claim.start]
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
@@ -987,6 +1148,9 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
                         note="divides figures counted differently", suggestion=one_way_text)
+    if claim.unit == "%":
+        return _finding("mismatch", expected=f"{_number_text((one_way - 1) * 100, 2)}%", basis=basis, label=label,
+                        suggestion=f"{_number_text((one_way - 1) * 100, 2)}% more")
     return _finding("mismatch", expected=_number_text(one_way, 3), basis=basis, label=label,
                     suggestion=one_way_text if mixed else f"{_number_text(quoted, 2)} times")
 
@@ -1009,6 +1173,21 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
             return None
         before = database.previous_generation(state.resolved[latest].figure)
         return (state.resolved[latest].operand, _figure_operand(database, before)) if before is not None else None
+    if claim.unit == "%":
+        return _percent_operands(database, state, index, state.resolved_before(index))
+    part = _multiplied_part(state, claim)
+    if part is not None and part.known and than is None and against is None:
+        # "1,640 GB/s — exactly 2× v5e": the figure given last before the ratio in its sentence, against the same figure of
+        # the part it multiplies; not judged when that part holds no such figure.
+        latest = next((i for i in earlier if state.claims[i].start >= sentence.start and state.claims[i].dimension != "count"), None)
+        if latest is None:
+            return None
+        subject = state.resolved[latest].figure
+        named = state.topics.first(*_own_phrase(state, index))
+        if named is not None and not _named_kind(named[1], subject):
+            return None  # "8 TB/s of HBM, 2.5× H100's compute": the ratio is not of the figure before it
+        other = next((f for record in part.records for f in database.figures.get(record, []) if f.name == subject.name), None)
+        return (state.resolved[latest].operand, _figure_operand(database, other)) if other is not None else None
     of_part = _OF_PART.match(page.text, claim.end, sentence.end) if than is None and against is None else None
     if of_part is not None:
         return _parts_compared(database, state, index, of_part)
@@ -1038,6 +1217,37 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         return None
     comparison = _operand_in(database, state, span, index, dimension=subject.dimension)
     return (subject, comparison) if comparison is not None else None
+
+
+def _percent_operands(database: Database, state: _PageState, index: int, earlier: list[int]) -> tuple[_Operand, _Operand] | None:
+    """What "76% more memory" or "(33% more than MI300X)" compares: the figure its words name ("memory", "bandwidth") or,
+    with none named, the figure given just before it in its sentence, of the part the sentence speaks of and of the part
+    it is compared with ("as H100", "than MI300X"); else the two last figures of that kind in the sentence. Not judged
+    when the words name no kind of figure the data holds, or no two parts hold it."""
+    page, claim = state.page, state.claims[index]
+    sentence = page.sentence_of(claim.start)
+    kind_word = _PERCENT_OF.match(page.text, claim.end)
+    words = page.text[sentence.start:sentence.end]
+    kind = None
+    if kind_word is not None:
+        named = kind_word["kind"].casefold()
+        kind = (figure_names.MEMORY_BANDWIDTH if _TOPICS[0][1].search(words) else None) if named == "bandwidth" \
+            else figure_names.MEMORY_CAPACITY
+    before = [i for i in earlier if state.claims[i].start >= sentence.start and state.claims[i].dimension != "count"]
+    if kind is None:
+        if kind_word is not None or not before:
+            return None
+        kind = state.resolved[before[0]].figure.name
+    mentions = [m for m in state.mentions_in(sentence.start, sentence.end) if m.known and not m.family]
+    compared = [m for m in mentions if state.compared(m) is not None]
+    subjects = [m for m in mentions if state.compared(m) is None and m.start < claim.start] or state.subject
+    if compared and subjects and compared[0].records != subjects[-1].records:
+        sides = [next((f for record in m.records for f in database.figures.get(record, []) if f.name == kind), None)
+                 for m in (subjects[-1], compared[0])]
+        return (_figure_operand(database, sides[0]), _figure_operand(database, sides[1])) if None not in sides else None
+    given = [state.resolved[i] for i in before if state.resolved[i].figure.name == kind]
+    others = [other for other in given[1:] if other.figure.record_id != given[0].figure.record_id]
+    return (given[0].operand, others[0].operand) if given and others else None
 
 
 def _named_kind(topic: str, figure: Figure) -> bool:
@@ -1087,6 +1297,61 @@ def _comparison_spans(state: _PageState) -> _Stretches:
         if than is not None:
             spans.append((than[2], _phrase_end(page, than[2], sentence.end)))
     return _Stretches(spans)
+
+
+def _column_parts(state: _PageState) -> dict[int, Mention]:
+    """The part each figure of a plain-text table stands under, where the table has no separators: a line of a label and
+    two or more part names ("Feature GB300 GB200 B300 B200", "Specification  v5e  v6e"), then, up to a blank line, rows
+    of a label and one figure per part, in the parts' order. A row with another number of figures, or with words between
+    them, is read as prose."""
+    text, claims, parts = state.page.text, state.claims, {}
+    header: list[Mention] = []
+    start = 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        names = state.mentions_in(start, end)
+        row = [index for index in state.claims_in(start, end) if claims[index].kind == "quantity"]
+        gaps = zip((mention.end for mention in names), [mention.start for mention in names[1:]] + [end])
+        if not text[start:end].strip():
+            header = []
+        elif len(names) >= 2 and not row and all(_BETWEEN_NAMES.fullmatch(text, gap_start, gap_end) for gap_start, gap_end in gaps):
+            header = names
+        elif (header and row and state.page.cell_of(claims[row[0]].start) is None and len(row) == len(header)
+              and all(_BETWEEN_FIGURES.fullmatch(text, claims[before].end, claims[after].start) for before, after in pairwise(row))
+              and _BETWEEN_FIGURES.fullmatch(text, claims[row[-1]].end, end)):
+            parts.update(zip(row, header))
+        start = end + 1
+    return parts
+
+
+def _comparand_phrases(state: _PageState, words: _Marks) -> list[tuple[int, int]]:
+    """The phrases that name what a sentence compares against: from a comparing word to the next comma, bracket or dash.
+    A part's name right before the word ("H100 vs H200", "DGX H100 vs GB200 NVL72") sets two parts side by side, and
+    neither is the other's comparand."""
+    page, phrases = state.page, []
+    for claim in state.claims:
+        # "4.66× v5e's 197 TFLOPS", "2× the H100": the part a ratio multiplies is its comparand, and so is a figure in
+        # brackets right after it ("3.2 times that of IB (50 GB/s)").
+        part = _multiplied_part(state, claim) if claim.kind == "ratio" else None
+        if part is not None:
+            brackets = _BRACKETED.match(page.text, part.end)
+            phrases.append((claim.end, brackets.end() if brackets else part.end))
+    for word_start, _, start in words.marks:
+        named_before = state.mentions_in(word_start - _LONGEST_NAME, word_start)
+        if named_before and not page.text[named_before[-1].end:word_start].strip(" \t)*_'’s"):
+            continue
+        limit = min(page.sentence_of(start).end, start + _COMPARAND_REACH)
+        end = _COMPARAND_END.search(page.text, start, limit)
+        phrases.append((start, end.start() if end else limit))
+    return sorted(phrases)
+
+
+def _multiplied_part(state: _PageState, claim: Claim) -> Mention | None:
+    """The part named right after a ratio ("2× v5e", "4.66× v5e's", "3.2 times that of IB"), if any."""
+    words = _RATIO_OF.match(state.page.text, claim.end)
+    at = bisect_left(state.mention_starts, words.end()) if words else len(state.mentions)
+    return state.mentions[at] if at < len(state.mentions) and state.mentions[at].start == words.end() else None
 
 
 def _phrase_end(page: Page, start: int, limit: int) -> int:
