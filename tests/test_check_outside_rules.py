@@ -278,3 +278,15 @@ def test_a_speed_before_a_noun_is_not_a_count_of_it(database, text):
     assert all(finding.verdict != "mismatch" for finding in check_text(text, database, path="page", fmt="text"))
     assert not any(claim.kind == "quantity" and claim.dimension == "count" and claim.value == 200
                    for claim in extract(read_page(text, "text")))
+
+
+@pytest.mark.parametrize("text, claim, verdict, record", [
+    # A100 SXM 80GB: 2,039 GB/s; A100 PCIe 80GB: 1,935 GB/s; A100 SXM 40GB: 1,555 GB/s; H100 SXM: 3.35 TB/s.
+    ("The H100 offers 3,350 GB/sec of memory bandwidth and the A100 2 TB/sec.", "2 TB/sec", "ok", "nvidia-a100-sxm-80gb"),
+    ("The H100 offers 3,350 GB/sec of memory bandwidth and the A100 1.2 TB/sec.", "1.2 TB/sec", "unmatched", None),
+    ("The H100 offers 3,350 GB/sec of memory bandwidth and the A100 1.555 TB/sec.", "1.555 TB/sec", "ok", "nvidia-a100-sxm-40gb"),
+])
+def test_a_name_of_several_variants_beside_a_figure_is_meant_before_a_part_further_off(database, text, claim, verdict, record):
+    found = verdicts(text, database)
+    assert found["3,350 GB/sec"].verdict == "ok"
+    assert (found[claim].verdict, found[claim].record_id if verdict == "ok" else None) == (verdict, record)

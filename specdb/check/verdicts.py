@@ -446,7 +446,7 @@ class Database:
     def __init__(self, connection: sqlite3.Connection, as_of: dt.date | None = None):
         self.lexicon = Lexicon(connection)
         self.as_of = as_of.isoformat() if as_of else None
-        kinds = record_kinds(connection)
+        kinds = self.kinds = record_kinds(connection)
         self.uses: dict[str, set[str]] = {}
         self.used_by: dict[str, set[str]] = {}
         for record_id, target in record_uses(connection):
@@ -812,6 +812,12 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     column = state.column_parts.get(index)
     tiers = [([column], "labels")] if column is not None else []
     tiers.append((apart(nearest(*own, False)), "decides"))
+    # A name of several variants of a part in the claim's own words ("and the A100 2 TB/s") is the part meant before another
+    # part further off in the sentence: a variant's figure that agrees is taken, and where none agrees, no one part is named.
+    if claim.dimension != "count" and any(mention.known and not mention.family and not own[0] <= mention.start < own[1]
+                                          and database.kinds.get(mention.records[0]) == "accelerator"
+                                          for mention in state.mentions_in(within.start, within.end)):
+        tiers.append((apart(nearest(*own, True)), "variants"))
     tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
     tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
@@ -851,6 +857,12 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                     lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
+            if trust == "variants":
+                if not direct or figure.kind != "accelerator":
+                    continue  # a family of links or fabrics ("NVLink", "InfiniBand") names a generation only by agreeing, as below
+                if not agrees:
+                    undecided = undecided or mention
+                    continue
             if trust == "decides" and mention.family and not agrees and (
                     claim.dimension == "count" or claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY):
                 # A family with no generation named ("NVLink", "InfiniBand") says which rate only by agreeing with one: a value
