@@ -1,9 +1,11 @@
 """check.mentions, from its mutation survivors, on a lexicon of a few records written here so that every name it
 should know, and every name it should not, is worked out by hand from the rules in the module's docstring.
 
-The records: an H100 named with its vendor, form factor and memory; NVLink 4 and 5 of the NVLink family, each with
-its generation in words; InfiniBand NDR and HDR with their rates in their names; an MI300X of the Instinct family;
-and two parts of a family whose generations are the first and the eighth.
+The records: an H100 named with its vendor, form factor and memory, and an H100 PCIe whose short name is the same;
+NVLink 4 and 5 of the NVLink family, each with its generation in words; InfiniBand NDR and HDR with their rates in
+their names; an MI300X of the Instinct family; three parts of a family whose generations are the first, second and
+eighth; three parts of no family: two whose model is written after a word, one whose name ends in "s"; and a B100
+whose names give its form as SXM with no generation.
 """
 
 import sqlite3
@@ -14,14 +16,20 @@ from specdb.check.mentions import Lexicon, Mention, _nearest_first
 from specdb.check.page import read_page
 
 RECORDS = [
-    ("gpu-h100", "NVIDIA H100 SXM5 80GB", "NVIDIA", "Hopper", ["H100 SXM"]),
+    ("gpu-h100", "NVIDIA H100 SXM5 80GB", "NVIDIA", "Hopper", ["H100 SXM", "H100"]),
+    ("gpu-h100-pcie", "NVIDIA H100 PCIe", "NVIDIA", "Hopper", ["H100 PCIe"]),
     ("link-nv4", "NVIDIA NVLink 4 (fourth generation)", "NVIDIA", "NVLink", ["NVLink 4", "fourth-generation NVLink"]),
     ("link-nv5", "NVIDIA NVLink 5 (fifth generation)", "NVIDIA", "NVLink", ["NVLink 5", "fifth-generation NVLink"]),
     ("ib-ndr", "InfiniBand NDR (400 Gb/s)", "IBTA", "InfiniBand", ["NB"]),
     ("ib-hdr", "InfiniBand HDR (200 Gb/s)", "IBTA", "InfiniBand", []),
     ("amd-mi300x", "AMD Instinct MI300X, 2023", "AMD", "Instinct", ["7", "X"]),
     ("wx-1", "Widget WX1", None, "WX", ["first-generation WX"]),
+    ("wx-2", "Widget WX2", None, "WX", ["second-generation WX"]),
     ("wx-8", "Widget WX8", None, "WX", ["eighth-generation WX"]),
+    ("acme-z80", "Acme Big Z80", None, None, []),
+    ("acme-9x", "Acme 9X", None, None, []),
+    ("acme-nexus", "Acme Nexus", None, None, []),
+    ("gpu-b100", "NVIDIA B100 SXM", "NVIDIA", None, []),
 ]
 
 
@@ -39,8 +47,8 @@ def found(lex, text):
     return [(mention.text, mention.records) for mention in lex.find(read_page(text, "text"))]
 
 
-@pytest.fixture(scope="module")
-def lex():
+@pytest.fixture
+def lex():  # built for each test, so that each test that reads it is one that the building of the lexicon is run for
     return lexicon()
 
 
@@ -52,8 +60,28 @@ def test_a_name_in_full_an_alias_a_plural_and_a_possessive_name_the_record(lex):
 
 
 def test_a_name_without_its_vendor_form_factor_and_memory_names_the_record(lex):
-    """ "NVIDIA H100 SXM5 80GB" -> without "NVIDIA", " 80GB" and " SXM5" (two suffixes, one after the other) -> "H100"."""
-    assert found(lex, "An H100 here.") == [("H100", ("gpu-h100",))]
+    """ "NVIDIA H100 SXM5 80GB" -> without "NVIDIA", " 80GB" and " SXM5" (two suffixes, one after the other) -> "H100",
+    which the H100 PCIe's short name also is: the H100's own alias "H100" decides."""
+    assert found(lex, "An H100 here, an H100 PCIe there.") == [("H100", ("gpu-h100",)), ("H100 PCIe", ("gpu-h100-pcie",))]
+
+
+def test_a_model_written_after_a_word_is_a_name_when_it_starts_with_a_letter_and_holds_a_digit(lex):
+    """ "Widget WX1" -> "WX1"; "Acme Big Z80" -> "Big Z80" (all after the first word), "Z80" alone being no record's name;
+    "Acme 9X" -> not "9X", which starts with a digit."""
+    assert found(lex, "WX1, Big Z80, 9X and Acme 9X.") == [("WX1", ("wx-1",)), ("Big Z80", ("acme-z80",)), ("Acme 9X", ("acme-9x",))]
+
+
+def test_a_name_that_ends_in_s_is_no_plural(lex):
+    assert found(lex, "Acme Nexus") == [("Acme Nexus", ("acme-nexus",))]
+
+
+def test_where_unheld_parts_and_model_numbers_are(lex):
+    text = "GeForce RTX 4090 or H800"
+    assert [(m.start, m.end) for m in lex.find(read_page(text, "text"))] == [(0, 16), (20, 24)]
+
+
+def test_a_family_member_without_its_family_word(lex):
+    assert found(lex, "NDR and HDR.") == [("NDR", ("ib-ndr",)), ("HDR", ("ib-hdr",))]
 
 
 def test_a_name_cut_at_its_comma_and_its_family_word_names_the_record(lex):
@@ -92,9 +120,21 @@ def test_a_version_after_a_name_is_the_record_of_that_version_or_unknown_hardwar
 
 
 def test_a_variant_none_of_the_records_names_has_is_unknown_hardware(lex):
-    """NVL, PCIe and 40GB are in none of the H100's names; SXM4 is the SXM form its SXM5 is; a possessive has no variant."""
-    assert found(lex, "H100 NVL, H100 PCIe, H100 SXM4, H100's 80GB, H100 40GB.") == [
-        ("H100 NVL", ()), ("H100 PCIe", ()), ("H100", ("gpu-h100",)), ("H100's", ("gpu-h100",)), ("H100 40GB", ())]
+    """NVL and 40GB are in none of the H100's names; SXM4 is the SXM form its SXM5 is; a possessive has no variant."""
+    assert found(lex, "H100 NVL, H100 SXM4, H100's 80GB, H100 40GB.") == [
+        ("H100 NVL", ()), ("H100", ("gpu-h100",)), ("H100's", ("gpu-h100",)), ("H100 40GB", ())]
+
+
+def test_a_possessive_has_no_variant_however_its_apostrophe_is_written(lex):
+    assert found(lex, "H100's NVL and H100’s NVL.") == [("H100's", ("gpu-h100",)), ("H100’s", ("gpu-h100",))]
+
+
+def test_a_version_without_a_number_no_record_has_is_unknown_hardware(lex):
+    assert found(lex, "InfiniBand XDR") == [("InfiniBand XDR", ())]
+
+
+def test_an_sxm_form_of_any_generation_is_the_sxm_part(lex):
+    assert found(lex, "B100 SXM4") == [("B100", ("gpu-b100",))]
 
 
 def test_parts_no_record_is_and_model_numbers_no_record_claims(lex):
@@ -126,10 +166,25 @@ def test_a_generation_is_looked_for_in_its_own_paragraph_only(lex):
 def test_a_generation_inside_a_name_is_that_name(lex):
     assert found(lex, "NVLink and fifth-generation NVLink.") == [
         ("NVLink", ("link-nv4", "link-nv5")), ("fifth-generation NVLink", ("link-nv5",))]
+    assert found(lex, "fifth-generation NVLink.") == [("fifth-generation NVLink", ("link-nv5",))]
+
+
+def test_a_generation_after_one_inside_a_name_is_read(lex):
+    assert found(lex, "NVLink: fifth-generation NVLink, then its fourth-generation links.") == [
+        ("NVLink", ("link-nv4", "link-nv5")), ("fifth-generation NVLink", ("link-nv5",)), ("fourth-generation", ("link-nv4",))]
+
+
+def test_a_generation_between_two_families_is_of_the_one_that_has_it(lex):
+    assert ("fifth-generation", ("link-nv5",)) in found(lex, "InfiniBand, its fifth-generation links, and NVLink.")
+
+
+@pytest.mark.parametrize("text", ["NVLink's fifth-generation links.", "NVLink’s fifth-generation links."])
+def test_a_generation_of_a_family_named_in_the_possessive(lex, text):
+    assert ("fifth-generation", ("link-nv5",)) in found(lex, text)
 
 
 @pytest.mark.parametrize("record, before", [
-    ("link-nv5", "link-nv4"), ("link-nv4", None), ("wx-1", None), ("wx-8", None), ("gpu-h100", None)])
+    ("link-nv5", "link-nv4"), ("link-nv4", None), ("wx-2", "wx-1"), ("wx-1", None), ("wx-8", None), ("gpu-h100", None)])
 def test_the_generation_before_a_record(lex, record, before):
     """NVLink 5's is NVLink 4's; no record is NVLink's third; the first has none (not the eighth); none is WX's seventh."""
     assert lex.previous_generation(record) == before
@@ -140,5 +195,6 @@ def test_names_nearest_an_offset_come_first_and_the_earlier_of_two_as_near():
         return Mention(start, start + 1, "x", ("r",))
     assert [m.start for m in _nearest_first([at(0), at(5)], [at(12), at(30)], 10)] == [12, 5, 0, 30]
     assert [m.start for m in _nearest_first([at(0)], [at(20)], 10)] == [0, 20]
+    assert [m.start for m in _nearest_first([at(8)], [at(20)], 10)] == [8, 20]
     assert [m.start for m in _nearest_first([], [at(20), at(30)], 10)] == [20, 30]
     assert [m.start for m in _nearest_first([at(0), at(5)], [], 10)] == [5, 0]
