@@ -15,12 +15,39 @@ from specdb.check.verdicts import Database, check_text
 
 
 @pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    return Database(specdb.connect(REPO / "specs", tmp_path_factory.mktemp("checkmutation") / "specdb.sqlite"))
+def built(tmp_path_factory):
+    path = tmp_path_factory.mktemp("checkmutation") / "specdb.sqlite"
+    specdb.connect(REPO / "specs", path).close()
+    return path
+
+
+@pytest.fixture
+def database(built):  # read for each test, so that each test is one the reading of the figures is run for
+    return Database(specdb.connect(REPO / "specs", built))
 
 
 def by_claim(text, database):
     return {finding.claim: finding for finding in check_text(text, database)}
+
+
+# What a finding says --------------------------------------------------------------------------------------------
+
+def test_an_ok_finding_gives_the_figure_as_stored(database):
+    (finding,) = check_text("The H100 has 3.35 TB/s of HBM3.", database)
+    assert (finding.verdict, finding.record_id, finding.figure, finding.expected, finding.basis) == (
+        "ok", "nvidia-h100-sxm", "memory_bandwidth", "3.35 TB/s", "total")
+
+
+def test_an_alternative_value_is_named_as_one(database):
+    """The B200's memory bandwidth is 7.7 TB/s; NVIDIA's 8 TB/s is recorded as an alternative value."""
+    (finding,) = check_text("NVIDIA's B200 moves 8 TB/s of HBM bandwidth.", database)
+    assert (finding.verdict, finding.suggestion) == ("mismatch", "7.7 TB/s")
+    assert finding.note.startswith("8 TB/s is an alternative value, not the canonical one: ")
+
+
+def test_a_finding_without_a_figure_or_a_suggestion_is_written_with_its_note_alone(database):
+    (finding,) = check_text("The A100 SXM 80GB delivers 2,000 TFLOPS of FP8.", database, path="page.txt")
+    assert str(finding) == 'page.txt:1:28: unmatched: "2,000 TFLOPS" [the database holds no fp8 compute figure for nvidia-a100-sxm-80gb]'
 
 
 # Times derived from a bandwidth -------------------------------------------------------------------------------------
@@ -76,3 +103,12 @@ def test_a_named_part_without_the_kind_of_figure_is_unmatched_naming_the_kind(da
 
 def test_a_ratio_to_a_part_that_holds_no_figure_of_the_kind_named_is_not_judged(database):
     assert check_text("The B200 has 2× the memory of InfiniBand NDR.", database) == []
+
+
+def test_a_changed_value_is_of_the_old_parts_family_before_a_part_named_more_often(database):
+    """The MI300X (192 GiB) and MI325X (256 GiB) are both CDNA 3; the H200, named twice, holds 141 GiB."""
+    page = ("CDNA 3 parts: the MI300X and the MI325X. The H200 is out, the H200 sells.\n\n"
+            "A refresh of the MI300X, lifting memory from 192 GB to 256 GB.")
+    found = by_claim(page, database)
+    assert (found["192 GB"].verdict, found["192 GB"].record_id) == ("ok", "amd-mi300x")
+    assert (found["256 GB"].verdict, found["256 GB"].record_id) == ("ok", "amd-mi325x")
