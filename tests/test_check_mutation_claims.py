@@ -90,6 +90,8 @@ def test_every_count_noun_counts_what_it_names():
 
 def test_a_number_after_an_architecture_name_is_its_version_not_a_count():
     assert claims("The CDNA 3 GPU and the RDNA 4 GPUs.") == []
+    assert claims("The CDNA three GPUs.") == []
+    assert claims("GeForce 3 GPUs.") == []  # a name at the page's first character
 
 
 def test_a_hyphen_joins_a_number_to_its_noun_even_after_a_name():
@@ -162,6 +164,16 @@ def test_a_line_label_counts_every_figure_after_its_colon():
 
 def test_a_line_label_counts_only_its_own_line():
     assert [claim.basis for claim in claims("Unidirectional: yes\nGen5 - 64 GB/s")] == [None]
+
+
+@pytest.mark.parametrize("page, basis", [
+    ("Unidirectional: 64 GB/s\nnext line", "per-direction"),  # a line after the claim's is not its line
+    ("x\nUnidirectional: 64 GB/s", "per-direction"),  # the label starts right after the newline
+    ("x\nPer direction: a\nGen5 64 GB/s", None),  # the nearest newline before the claim starts its line
+    ("Intro\nUnidirectional rates: " + "x" * 200 + " 64 GB/s", None),  # its line starts further back than the reach
+])
+def test_a_line_label_is_looked_for_at_the_start_of_the_claims_own_line(page, basis):
+    assert [claim.basis for claim in claims(page)] == [basis]
 
 
 def test_a_line_label_within_reach_counts_the_figure_after_it():
