@@ -5,7 +5,8 @@ The records: an H100 named with its vendor, form factor and memory, and an H100 
 NVLink 4 and 5 of the NVLink family, each with its generation in words; InfiniBand NDR and HDR with their rates in
 their names; an MI300X of the Instinct family; three parts of a family whose generations are the first, second and
 eighth; three parts of no family: two whose model is written after a word, one whose name ends in "s"; and a B100
-whose names give its form as SXM with no generation.
+whose names give its form as SXM with no generation; UALink 1.0, of no family; and a Q7 whose name without its
+vendor is two characters.
 """
 
 import sqlite3
@@ -30,6 +31,8 @@ RECORDS = [
     ("acme-9x", "Acme 9X", None, None, []),
     ("acme-nexus", "Acme Nexus", None, None, []),
     ("gpu-b100", "NVIDIA B100 SXM", "NVIDIA", None, []),
+    ("link-ual1", "UALink 1.0", None, None, []),
+    ("acme-q7", "Acme Q7", "Acme", None, []),
 ]
 
 
@@ -69,6 +72,14 @@ def test_a_model_written_after_a_word_is_a_name_when_it_starts_with_a_letter_and
     """ "Widget WX1" -> "WX1"; "Acme Big Z80" -> "Big Z80" (all after the first word), "Z80" alone being no record's name;
     "Acme 9X" -> not "9X", which starts with a digit."""
     assert found(lex, "WX1, Big Z80, 9X and Acme 9X.") == [("WX1", ("wx-1",)), ("Big Z80", ("acme-z80",)), ("Acme 9X", ("acme-9x",))]
+
+
+def test_a_name_without_its_version_or_its_vendor(lex):
+    assert found(lex, "UALink and Q7") == [("UALink", ("link-ual1",)), ("Q7", ("acme-q7",))]
+
+
+def test_a_number_format_does_not_end_the_reading_of_model_numbers(lex):
+    assert found(lex, "FP16 and H800") == [("H800", ())]
 
 
 def test_a_name_that_ends_in_s_is_no_plural(lex):
@@ -166,7 +177,8 @@ def test_a_generation_is_looked_for_in_its_own_paragraph_only(lex):
 def test_a_generation_inside_a_name_is_that_name(lex):
     assert found(lex, "NVLink and fifth-generation NVLink.") == [
         ("NVLink", ("link-nv4", "link-nv5")), ("fifth-generation NVLink", ("link-nv5",))]
-    assert found(lex, "fifth-generation NVLink.") == [("fifth-generation NVLink", ("link-nv5",))]
+    assert found(lex, "fifth-generation NVLink and NVLink.") == [
+        ("fifth-generation NVLink", ("link-nv5",)), ("NVLink", ("link-nv4", "link-nv5"))]
 
 
 def test_a_generation_after_one_inside_a_name_is_read(lex):
