@@ -305,8 +305,10 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
         basis, scope = basis or _basis(inherited), scope or _scope(inherited)
     if basis is None:
         # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
-        line_start = page.text.rfind("\n", max(0, claim.start - _LABEL_REACH), claim.start) + 1
-        label = _LINE_LABEL.match(page.text, line_start, claim.start)
+        reach = max(0, claim.start - _LABEL_REACH)
+        newline = page.text.rfind("\n", reach, claim.start)
+        # A line that starts further back than the reach has its label out of it, not at the page's start.
+        label = _LINE_LABEL.match(page.text, newline + 1, claim.start) if newline >= 0 or reach == 0 else None
         basis = _basis(label["label"]) if label else None
     return replace(claim, basis=basis, scope=scope)
 
