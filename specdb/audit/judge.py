@@ -140,13 +140,18 @@ class Data:
             "SELECT id, id FROM record WHERE kind = 'accelerator' UNION ALL SELECT r.name, r.id FROM record r WHERE r.kind = 'accelerator'"
             " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
         ).fetchall()
+        self.link_names = connection.execute(
+            "SELECT name, id FROM record WHERE kind = 'link'"
+            " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'link'"
+        ).fetchall()
         self.platforms = platforms(connection)
         self.fp16_as_bf16 = self._vendors_fp16_as_bf16()
 
     def parts(self, name: str) -> tuple[set[str], str, bool]:
         """The accelerators a name may mean, why none when none, and whether they are a guess: the resolver's answer,
         else every accelerator whose names hold each word of it ('H100' is the SXM and the PCIe part), a form factor cut
-        short of its generation ('sxm' for 'SXM5') included, else the parts a shorthand may stand for (a guess)."""
+        short of its generation ('sxm' for 'SXM5') included, else the parts a shorthand may stand for (a guess), else
+        the links whose names hold each word ('NVIDIA NVLink 4')."""
         try:
             record_id = resolve(self.connection, name)
         except (AmbiguousName, NotFound):
@@ -178,6 +183,9 @@ class Data:
             found = {record_id for known, record_id in self.names
                      if wanted and all(_holds(words(known), word) or _extends(words(known), word) for word in wanted)}
             guessed = bool(found)
+        if not found:
+            # A table of links names them with their vendor ("NVIDIA NVLink 4"), which the resolver does not take.
+            found = {record_id for known, record_id in self.link_names if wanted and all(_holds(words(known), word) for word in wanted)}
         # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
         found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
         if not found:
@@ -240,7 +248,11 @@ class Data:
                 return [replace(found, exact_also=[(driver.value, driver.text)])]
             return [found] if found else []
         if quantity in (meaning.SCALE_UP_PER_DIRECTION, meaning.SCALE_UP_BIDIRECTIONAL):
-            return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, quantity == meaning.SCALE_UP_PER_DIRECTION)
+            one_way = quantity == meaning.SCALE_UP_PER_DIRECTION
+            if self.kinds.get(record_id, ("", ""))[0] == "link":
+                # A table of scale-up rates may name the link rather than the part ("NVLink 4", "PCIe 5").
+                return self._own_link(record_id, one_way)
+            return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, one_way)
         if quantity == meaning.SCALE_OUT_PER_DIRECTION:
             return [self._tier(tier) for platform in self.platforms if platform.accelerator == record_id
                     for tier in (platform.tiers["scale_out"],) if tier is not None]
