@@ -29,7 +29,8 @@ def looks_like(path: str, text: str) -> bool:
 
 
 def read(path: str, text: str) -> list[Field]:
-    located, problems = parse_yaml(text.encode("utf-8"))
+    # AIConfigurator loads these files with PyYAML, which takes a key written twice at its last value.
+    located, problems = parse_yaml(text.encode("utf-8"), last_duplicate_wins=True)
     if located is None:
         problem = problems[0]
         raise UnreadableTable(path, problem.message, problem.line, problem.column)

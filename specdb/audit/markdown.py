@@ -154,7 +154,7 @@ def _prose_before(lines: list[str], header: int) -> str:
             if said:
                 break
             continue
-        if line.startswith("#") or line.startswith("|"):
+        if line.startswith(("#", "|")):
             break
         said.append(line)
     return " ".join(reversed(said)).lower()
