@@ -214,14 +214,15 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
             quantity = meaning.dense(_dtype(said.group(1).lower()))
         if said and not _direction(said.group(1).lower()):
             cell = cell[:said.start()].rstrip()
-        value = _value(_DIRECTION_WORDS.sub("", cell), scale)
+        bare = _DIRECTION_WORDS.sub("", cell)
+        value = _value(bare, scale)
         if value is None:
             continue
         key = f"{part} / {header[position][1]}"
         unit = ""
         if not scale:
             # The cell's own unit, for a replacement written alike ("989 TFLOPS").
-            written = _NUMBER.match(cell.replace("**", "").strip())
+            written = _NUMBER.match(bare.replace("**", "").strip())
             if written is None or not float(written.group(1).replace(",", "")):
                 continue
             scale, unit = value / float(written.group(1).replace(",", "")), f" {written.group(2)}"
