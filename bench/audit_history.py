@@ -6,8 +6,8 @@ reading, not judging.
     python bench/audit_history.py GIT_DIR PATHSPEC... [--list]
 
 A PATHSPEC is a git pathspec (`'*/systems/*.yaml'`, `'**/hardware.ts'`). Printed per path pattern: versions read,
-versions failing (the message), versions with no field, and the part names no accelerator answers to, with how many
-fields carry them. With --list, every version with its commit, format and field count.
+versions failing (the message), versions with no field, fields read and how many name a part the data holds, and the
+part names nothing in the data answers to, with how many fields carry them. With --list, every version with its commit, format and field count.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def main() -> None:
     contents = blobs(arguments.git_dir, sorted({blob for _, blob, _ in listed}))
     read_count, absent, failures, empty = 0, 0, [], []
     formats: Counter[str] = Counter()
-    fields_total = 0
+    fields_total = resolved_total = 0
     unresolved: dict[str, Counter[str]] = defaultdict(Counter)
     resolved_cache: dict[str, bool] = {}
     for path, blob, commit in listed:
@@ -99,13 +99,15 @@ def main() -> None:
         for item in fields:
             if item.part not in resolved_cache:
                 resolved_cache[item.part] = bool(data.parts(item.part)[0])
-            if not resolved_cache[item.part]:
+            if resolved_cache[item.part]:
+                resolved_total += 1
+            else:
                 unresolved[item.part][path.rsplit("/", 1)[-1]] += 1
         if arguments.list:
             print(f"  {commit[:10]} {path}: {name}, {len(fields)} fields")
     print(f"{arguments.git_dir} {' '.join(arguments.pathspecs)}")
     print(f"  versions {len(listed)}, read {read_count}, failed {len(failures)}, not in the snapshot {absent}, "
-          f"with no field {len(empty)}, fields {fields_total}; formats {dict(formats)}")
+          f"with no field {len(empty)}, fields {fields_total} ({resolved_total} naming a part in the data); formats {dict(formats)}")
     for line in failures:
         print(f"  failed: {line}")
     for line in empty:
