@@ -409,6 +409,8 @@ def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None
         finding.note = f"no {item.meaning.replace('dense:', 'dense ').replace('_', ' ')} figure for {finding.record}"
         return finding
     verdict, chosen, note = _verdict(item, expectations, data, parts)
+    if verdict != "ok" and item.link:
+        verdict, chosen, note = _on_the_stated_link(item, data, parts, (verdict, chosen, note))
     if guessed and verdict != "ok" and capacity is not None and data.refutes(parts, capacity):
         verdict, note = "unmatched", f"{why}, but the row's {capacity.written} is not its capacity: another part is meant"
     elif guessed and verdict == "mismatch":
@@ -429,6 +431,26 @@ def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None
     if verdict not in PASSING:
         finding.suggestion = _in_unit(item, chosen.value)
     return finding
+
+
+def _on_the_stated_link(item: Field, data: Data, parts: set[str], judged: tuple[str, _Expected, str]) -> tuple[str, _Expected, str]:
+    """A host-link rate whose file names another link than the data records for the part ("pcie 6.0" where the data
+    has PCIe 5): right for the link it names, it is the generation that is in question, which the file states and the
+    data may not settle, so it is unmatched; the other direction of that link is still mixed-basis."""
+    stated, _, _ = data.parts(item.link)
+    own = {data.uses.get(record_id, {}).get("host_link") for record_id in parts}
+    if len(stated) != 1 or stated <= own:
+        return judged
+    [link] = stated
+    theirs = data.expected(link, meaning.LINK_PER_DIRECTION)
+    if not theirs:
+        return judged
+    verdict, chosen, note = _verdict(replace(item, loose=True), theirs, data, stated)
+    if verdict == "ok":
+        return "unmatched", judged[1], f"the one-way rate of {item.link}, as the file says; the data records {', '.join(sorted(own - {None}))} for {', '.join(sorted(parts))}"
+    if verdict == "mixed-basis":
+        return verdict, chosen, f"{note}, on {item.link} as the file says"
+    return judged
 
 
 def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[str]) -> tuple[str, _Expected, str]:
@@ -467,6 +489,10 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
             return "sparse-as-dense", expected, "twice the dense peak: the figure with 2:4 structured sparsity, where the format means dense"
         if expected.other_count is not None and agrees(item, expected.other_count):
             return "mixed-basis", expected, "the same link counted the other way (both directions added where one is meant, or the reverse)"
+    if item.share_of_part:
+        # How many shares a part is split into can be a setting (AWS's logical NeuronCores): no whole number agreeing
+        # is no evidence against the figure.
+        return "unmatched", expectations[0], "one die's, core's or device's share, as the file says, that no whole number of shares makes the figure"
     # A loose field naming several parts (a bare 'H100') is no evidence against one of them.
     if len(parts) == 1 or not item.loose:
         for other in data.same_vendor(parts):

@@ -22,6 +22,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from dataclasses import replace
 
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, UnreadableTable
@@ -121,8 +122,10 @@ def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity
 
 
 # What a comment says when its rate is one die's, core's or device's share of the part: torchtitan's MI250X "(per
-# GCD)", Composer's Trainium "Numbers are halved as ... each chip appears as 2 devices".
-_SHARE = re.compile(r"\bper[- ](?:gcd|die|core|chiplet|tile)\b|\bhalved\b|\bappears as \d+ devices\b", re.IGNORECASE)
+# GCD)", its Trainium "90 BF16 TFLOPS/core" and TPU v7 "halve for per-device", Composer's Trainium "Numbers are halved
+# as ... each chip appears as 2 devices".
+_SHARE = re.compile(r"\bper[- ](?:gcd|die|core|chiplet|tile|neuroncore|tensorcore)\b|/core\b|\bhalve[ds]?\b"
+                    r"|\bappears as \d+ devices\b|\bas a separate device\b", re.IGNORECASE)
 
 
 def _comments(text: str, line: int) -> str:
@@ -239,10 +242,12 @@ def _names(test: ast.AST) -> tuple[list[str], str]:
 
 
 def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple[str, str]],
-             constants: dict[str, float]) -> list[Field]:
+             constants: dict[str, float], fallback: bool = False) -> list[Field]:
     """The rates returned under `if` tests, each for the names tested on the way to it: a test of the same string narrows
     the name ("H100", then "NVL" in it, is 'H100 NVL'), a test of another string names the device anew (torchtitan tests
-    "neuron" in the device's name, then the chip's own name in ("trn1", "trn1n"))."""
+    "neuron" in the device's name, then the chip's own name in ("trn1", "trn1n")). A rate returned in the `else` of
+    such tests is a fallback for devices none of them names ("for H100 SXM and other variants", "fallback to A100"):
+    it is judged as documented loosely."""
     found: list[Field] = []
     for statement in body:
         if isinstance(statement, ast.If):
@@ -251,10 +256,11 @@ def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple
                 for name in names:
                     narrowed = [*context, (name, subject)] if not context or context[-1][1] == subject else [(name, subject)]
                     found.extend(_returns(text, function, statement.body, narrowed, constants))
-                found.extend(_returns(text, function, statement.orelse, context, constants))
+                found.extend(_returns(text, function, statement.orelse, context, constants, fallback=True))
         elif isinstance(statement, ast.Return) and statement.value is not None and context:
             rate = _number(statement.value, constants)
             if rate is not None and rate >= _SMALLEST:
                 part = " ".join(name for name, _ in context)
-                found.append(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")))
+                found.append(replace(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")),
+                                     loose=fallback))
     return found
