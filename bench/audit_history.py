@@ -1,7 +1,7 @@
 """Whether `specdb audit` reads every version of other projects' hardware tables: each distinct version (blob) of each
 file matching the paths given, in every commit of a git repository, is read as `specdb audit` reads it (format told
-from the path, the file's fields, each field's part resolved against the data). Verdicts are not printed: this measures
-reading, not judging.
+from the path, the file's fields, each field's part resolved against the data, each field judged without an internal
+error). Verdicts are not printed: this measures reading, not judging.
 
     python bench/audit_history.py GIT_DIR PATHSPEC... [--list]
 
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import specdb
 from specdb.audit.formats import read
-from specdb.audit.judge import Data
+from specdb.audit.judge import Data, judge
 from specdb.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -85,6 +85,7 @@ def main() -> None:
             continue
         try:
             name, fields = read(path, content.decode("utf-8"))
+            judge(fields, data, path)
         except (UsageError, UnicodeDecodeError) as error:
             failures.append(f"{commit[:10]} {path}: {error}")
             continue
