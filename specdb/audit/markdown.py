@@ -8,9 +8,14 @@ with TB/s or GB/s; "memory" or "HBM" with GB (read as GB or GiB: such tables wri
 in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header or in the cell
 ("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
 how it counts is not judged. On a row that names a link (ml-engineering's `network/README.md`: "NVLink 4", "PCIe 5"),
-a column that names only a direction ("Uni-dir.", "Duplex") is that link's rate one way or both; a column of totals
-per node or of rates per lane or per link is not judged. The first column names the part, unless a later one is headed
-as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first). A header naming
+a column that names only a direction ("Uni-dir.", "Duplex", or "Unidirection" over cells with units, "31 GBps", GBps
+being bytes as in the headers) is that link's rate one way or both; a column of totals per node or of rates per lane
+or per link is not judged. A column headed by a bandwidth unit alone ("GBps") is read where the sentence before the
+table says it compares intra-node bandwidth and how it counts ("Here is intra-node unidirectional theoretical peak
+bandwidth"), loosely: the accelerator's scale-up rate, or the link's on a row naming no accelerator; a peer-to-peer
+comparison gives one link's rate and is not read. Delimiter rows need one hyphen a cell ("--:"), as GitHub reads them. The first column names the part, unless a later one is headed
+as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first); a part cell
+loses footnote marks ("GH200 SXM (1)"), and of several parts ("H100, H200, GH200") names the first. A header naming
 a number format, memory or memory bandwidth without a unit is read where the cell gives its own ("1979 TFLOPS"), and a
 cell may name its own number format after the value ("3958 TFLOPS (FP8)").
 """
@@ -132,7 +137,7 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
             # unit) is judged on rows that name a link.
             one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
             columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale)
-        elif own_unit and unit_text.lower() in _BANDWIDTHS and not _UNIT.sub("", cell).strip(" ()<br>") and _prose_direction(prose):
+        elif own_unit and unit_text.lower() in _BANDWIDTHS and _unit_alone(cell) and _prose_direction(prose):
             columns[position] = (_LOOSELY + _prose_direction(prose), scale)
     return columns
 
@@ -140,6 +145,11 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
 # A meaning taken from the prose around a table rather than its header: judged as documented loosely.
 _LOOSELY = "loosely:"
 _PROSE_LINES = 6
+
+
+def _unit_alone(header: str) -> bool:
+    """Whether a header is a unit and nothing else ("GBps", "(GB/s)", "<br>GBps")."""
+    return not re.sub(r"<br>|[()\s]", "", _UNIT.sub("", header))
 
 
 def _prose_before(lines: list[str], header: int) -> str:
