@@ -34,6 +34,7 @@ class Field:
     matching no figure is unmatched rather than a mismatch, since the figure it means may not be one the data holds.
     `either_gb` accepts a capacity in GB for GiB and the other way round, for formats that write "GB" for both.
     `share_of_part` marks a rate the file says is one die's, core's or device's share of the part ("per GCD").
+    `link` names the link the file says a host-link rate is of ("PCIe 6"), where it says so.
     """
 
     line: int
@@ -48,6 +49,7 @@ class Field:
     loose: bool = False
     either_gb: bool = False
     share_of_part: bool = False
+    link: str = ""
 
 
 class UnreadableTable(UsageError):

@@ -140,13 +140,18 @@ class Data:
             "SELECT id, id FROM record WHERE kind = 'accelerator' UNION ALL SELECT r.name, r.id FROM record r WHERE r.kind = 'accelerator'"
             " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
         ).fetchall()
+        self.link_names = connection.execute(
+            "SELECT name, id FROM record WHERE kind = 'link'"
+            " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'link'"
+        ).fetchall()
         self.platforms = platforms(connection)
         self.fp16_as_bf16 = self._vendors_fp16_as_bf16()
 
     def parts(self, name: str) -> tuple[set[str], str, bool]:
         """The accelerators a name may mean, why none when none, and whether they are a guess: the resolver's answer,
         else every accelerator whose names hold each word of it ('H100' is the SXM and the PCIe part), a form factor cut
-        short of its generation ('sxm' for 'SXM5') included, else the parts a shorthand may stand for (a guess)."""
+        short of its generation ('sxm' for 'SXM5') included, else the parts a shorthand may stand for (a guess), else
+        the links whose names hold each word ('NVIDIA NVLink 4')."""
         try:
             record_id = resolve(self.connection, name)
         except (AmbiguousName, NotFound):
@@ -178,6 +183,9 @@ class Data:
             found = {record_id for known, record_id in self.names
                      if wanted and all(_holds(words(known), word) or _extends(words(known), word) for word in wanted)}
             guessed = bool(found)
+        if not found:
+            # A table of links names them with their vendor ("NVIDIA NVLink 4"), which the resolver does not take.
+            found = {record_id for known, record_id in self.link_names if wanted and all(_holds(words(known), word) for word in wanted)}
         # A memory size in the name ('mi250x-128gb') picks the parts with that capacity, in GB or GiB.
         found = {record_id for record_id in found if all(self._holds_memory(record_id, size) for size in sizes)}
         if not found:
@@ -240,7 +248,11 @@ class Data:
                 return [replace(found, exact_also=[(driver.value, driver.text)])]
             return [found] if found else []
         if quantity in (meaning.SCALE_UP_PER_DIRECTION, meaning.SCALE_UP_BIDIRECTIONAL):
-            return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, quantity == meaning.SCALE_UP_PER_DIRECTION)
+            one_way = quantity == meaning.SCALE_UP_PER_DIRECTION
+            if self.kinds.get(record_id, ("", ""))[0] == "link":
+                # A table of scale-up rates may name the link rather than the part ("NVLink 4", "PCIe 5").
+                return self._own_link(record_id, one_way)
+            return self._link(record_id, figure_names.SCALE_UP_BANDWIDTH, one_way)
         if quantity == meaning.SCALE_OUT_PER_DIRECTION:
             return [self._tier(tier) for platform in self.platforms if platform.accelerator == record_id
                     for tier in (platform.tiers["scale_out"],) if tier is not None]
@@ -397,6 +409,8 @@ def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None
         finding.note = f"no {item.meaning.replace('dense:', 'dense ').replace('_', ' ')} figure for {finding.record}"
         return finding
     verdict, chosen, note = _verdict(item, expectations, data, parts)
+    if verdict != "ok" and item.link:
+        verdict, chosen, note = _on_the_stated_link(item, data, parts, (verdict, chosen, note))
     if guessed and verdict != "ok" and capacity is not None and data.refutes(parts, capacity):
         verdict, note = "unmatched", f"{why}, but the row's {capacity.written} is not its capacity: another part is meant"
     elif guessed and verdict == "mismatch":
@@ -417,6 +431,26 @@ def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None
     if verdict not in PASSING:
         finding.suggestion = _in_unit(item, chosen.value)
     return finding
+
+
+def _on_the_stated_link(item: Field, data: Data, parts: set[str], judged: tuple[str, _Expected, str]) -> tuple[str, _Expected, str]:
+    """A host-link rate whose file names another link than the data records for the part ("pcie 6.0" where the data
+    has PCIe 5): right for the link it names, it is the generation that is in question, which the file states and the
+    data may not settle, so it is unmatched; the other direction of that link is still mixed-basis."""
+    stated, _, _ = data.parts(item.link)
+    own = {data.uses.get(record_id, {}).get("host_link") for record_id in parts}
+    if len(stated) != 1 or stated <= own:
+        return judged
+    [link] = stated
+    theirs = data.expected(link, meaning.LINK_PER_DIRECTION)
+    if not theirs:
+        return judged
+    verdict, chosen, note = _verdict(replace(item, loose=True), theirs, data, stated)
+    if verdict == "ok":
+        return "unmatched", judged[1], f"the one-way rate of {item.link}, as the file says; the data records {', '.join(sorted(own - {None}))} for {', '.join(sorted(parts))}"
+    if verdict == "mixed-basis":
+        return verdict, chosen, f"{note}, on {item.link} as the file says"
+    return judged
 
 
 def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[str]) -> tuple[str, _Expected, str]:
@@ -455,6 +489,10 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
             return "sparse-as-dense", expected, "twice the dense peak: the figure with 2:4 structured sparsity, where the format means dense"
         if expected.other_count is not None and agrees(item, expected.other_count):
             return "mixed-basis", expected, "the same link counted the other way (both directions added where one is meant, or the reverse)"
+    if item.share_of_part:
+        # How many shares a part is split into can be a setting (AWS's logical NeuronCores): no whole number agreeing
+        # is no evidence against the figure.
+        return "unmatched", expectations[0], "one die's, core's or device's share, as the file says, that no whole number of shares makes the figure"
     # A loose field naming several parts (a bare 'H100') is no evidence against one of them.
     if len(parts) == 1 or not item.loose:
         for other in data.same_vendor(parts):

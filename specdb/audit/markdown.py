@@ -8,9 +8,14 @@ with TB/s or GB/s; "memory" or "HBM" with GB (read as GB or GiB: such tables wri
 in W; a scale-up link (NVLink, Infinity Fabric, scale-up, intra-node) with its direction in the header or in the cell
 ("unidirectional", "per direction", "one way", or "bidirectional", "both directions"): a link value that does not say
 how it counts is not judged. On a row that names a link (ml-engineering's `network/README.md`: "NVLink 4", "PCIe 5"),
-a column that names only a direction ("Uni-dir.", "Duplex") is that link's rate one way or both; a column of totals
-per node or of rates per lane or per link is not judged. The first column names the part, unless a later one is headed
-as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first). A header naming
+a column that names only a direction ("Uni-dir.", "Duplex", or "Unidirection" over cells with units, "31 GBps", GBps
+being bytes as in the headers) is that link's rate one way or both; a column of totals per node or of rates per lane
+or per link is not judged. A column headed by a bandwidth unit alone ("GBps") is read where the sentence before the
+table says it compares intra-node bandwidth and how it counts ("Here is intra-node unidirectional theoretical peak
+bandwidth"), loosely: the accelerator's scale-up rate, or the link's on a row naming no accelerator; a peer-to-peer
+comparison gives one link's rate and is not read. Delimiter rows need one hyphen a cell ("--:"), as GitHub reads them. The first column names the part, unless a later one is headed
+as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first); a part cell
+loses footnote marks ("GH200 SXM (1)"), and of several parts ("H100, H200, GH200") names the first. A header naming
 a number format, memory or memory bandwidth without a unit is read where the cell gives its own ("1979 TFLOPS"), and a
 cell may name its own number format after the value ("3958 TFLOPS (FP8)").
 """
@@ -25,16 +30,22 @@ from specdb.format.units import UnitError, parse_quantity
 
 NAME = "markdown"
 _DTYPES = ("bf16", "fp16", "fp8", "int8", "fp4")
-_UNIT = re.compile(r"(?<![\w/])(PFLOPS|TFLOPS|TOPS|TB/s|TBps|GB/s|GBps|GiB|GB|W)(?![\w/])")
+# "GBs" is a plural of GB ("Memory (GBs)"), not a rate.
+_UNIT = re.compile(r"(?<![\w/])(PFLOPS|TFLOPS|TOPS|TB/s|TBps|GB/s|GBps|GiB|GBs|GB|W)(?![\w/])")
 _SCALES = {"pflops": 1e15, "tflops": 1e12, "tops": 1e12, "tb/s": 1e12, "tbps": 1e12, "gb/s": 1e9, "gbps": 1e9,
-           "gib": 2**30, "gb": 1e9, "w": 1.0}
+           "gib": 2**30, "gbs": 1e9, "gb": 1e9, "w": 1.0}
 _BANDWIDTHS = ("tb/s", "tbps", "gb/s", "gbps")
 _NUMBER = re.compile(r"^[~≈]?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z/]*)\s*$")
-_SEPARATOR = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$")
+# A delimiter row: a cell of one hyphen or more ("--:" as well as ":---:"), with a pipe somewhere, as GitHub reads it.
+_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _is_separator(line: str) -> bool:
+    return "|" in line and bool(_SEPARATOR.match(line))
 
 
 def looks_like(path: str, text: str) -> bool:
-    return path.endswith((".md", ".markdown")) or any(_SEPARATOR.match(line) for line in text.splitlines()[:400])
+    return path.endswith((".md", ".markdown")) or any(_is_separator(line) for line in text.splitlines()[:400])
 
 
 def read(path: str, text: str) -> list[Field]:
@@ -42,10 +53,10 @@ def read(path: str, text: str) -> list[Field]:
     found: list[Field] = []
     index = 0
     while index + 1 < len(lines):
-        if "|" in lines[index] and _SEPARATOR.match(lines[index + 1]):
+        if "|" in lines[index] and _is_separator(lines[index + 1]):
             header = _cells(lines[index])
             named = _part_column(header)
-            columns = _columns(header, named)
+            columns = _columns(header, named, _prose_before(lines, index))
             row = index + 2
             while row < len(lines) and "|" in lines[row] and lines[row].strip():
                 if columns:
@@ -84,9 +95,11 @@ def _part_column(header: list[tuple[int, str]]) -> int:
     return 0
 
 
-def _columns(header: list[tuple[int, str]], named: int = 0) -> dict[int, tuple[str, float]]:
+def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> dict[int, tuple[str, float]]:
     """Column index → (meaning, scale of the header's unit) for every column whose header says what it holds; a scale
-    of 0 where the header names the quantity but no unit, so that only cells giving their own unit are read."""
+    of 0 where the header names the quantity but no unit, so that only cells giving their own unit are read. A column
+    headed by a bandwidth unit alone ("GBps") is a scale-up rate where the sentence before the table says how it counts
+    (`_prose_direction`)."""
     if not header:
         return {}
     table_unit = _UNIT.search(header[0][1])
@@ -112,17 +125,58 @@ def _columns(header: list[tuple[int, str]], named: int = 0) -> dict[int, tuple[s
             columns[position] = (meaning.MEMORY_CAPACITY, 0.0)
         elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
-        elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gib"):
+        elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gbs", "gib"):
             columns[position] = (meaning.MEMORY_CAPACITY, scale)
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
             columns[position] = (meaning.POWER, 1.0)
-        elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and unit_text.lower() in _BANDWIDTHS:
+        elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and (unit_text.lower() in _BANDWIDTHS or not unit_text):
             columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale)
-        elif _direction(lowered) and unit_text.lower() in _BANDWIDTHS and not re.search(r"\b(total|node|lane|links?)\b", lowered):
-            # A column that names only a direction ("Uni-dir.", "Duplex") is judged on rows that name a link.
+        elif (_direction(lowered) and (unit_text.lower() in _BANDWIDTHS or not unit_text)
+              and not re.search(r"\b(total|node|lane|links?)\b", lowered)):
+            # A column that names only a direction ("Uni-dir.", "Duplex", or "Unidirection" over cells giving their
+            # unit) is judged on rows that name a link.
             one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
             columns[position] = (meaning.LINK_PER_DIRECTION if one_way else meaning.LINK_BIDIRECTIONAL, scale)
+        elif own_unit and unit_text.lower() in _BANDWIDTHS and _unit_alone(cell) and _prose_direction(prose):
+            columns[position] = (_LOOSELY + _prose_direction(prose), scale)
     return columns
+
+
+# A meaning taken from the prose around a table rather than its header: judged as documented loosely.
+_LOOSELY = "loosely:"
+_PROSE_LINES = 6
+
+
+def _unit_alone(header: str) -> bool:
+    """Whether a header is a unit and nothing else ("GBps", "(GB/s)", "<br>GBps")."""
+    return not re.sub(r"<br>|[()\s]", "", _UNIT.sub("", header))
+
+
+def _prose_before(lines: list[str], header: int) -> str:
+    """The paragraph just before a table (blank lines and a bold label such as "**Generally available:**" skipped),
+    up to a heading or another table."""
+    said: list[str] = []
+    index = header - 1
+    while index >= 0 and len(said) < _PROSE_LINES:
+        line = lines[index].strip()
+        index -= 1
+        if not line or re.fullmatch(r"\*\*[^*]+\*\*:?", line):
+            if said:
+                break
+            continue
+        if line.startswith(("#", "|")):
+            break
+        said.append(line)
+    return " ".join(reversed(said)).lower()
+
+
+def _prose_direction(prose: str) -> str | None:
+    """The scale-up meaning of a table whose sentence says it compares intra-node (scale-up) bandwidth and how it
+    counts ("Here is intra-node unidirectional theoretical peak bandwidth"); none for a peer-to-peer comparison, whose
+    figures are one link's, not an accelerator's."""
+    if not re.search(r"intra-node|scale-up|nvlink", prose) or re.search(r"peer-to-peer|\bp2p\b", prose):
+        return None
+    return _direction(prose)
 
 
 _STATED_IN_CELL = "scale_up, counted as the cell says"
@@ -150,7 +204,7 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
     cells = _cells(line)
     if len(cells) <= named:
         return []
-    part = re.sub(r"[*_`]|\[([^\]]*)\]\([^)]*\)", r"\1", cells[named][1]).strip()
+    part = _part(cells[named][1]) or (_part(cells[0][1]) if named else "")
     if not part:
         return []
     found = []
@@ -158,6 +212,8 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
         if position >= len(cells):
             continue
         column, cell = cells[position]
+        loose = quantity.startswith(_LOOSELY)
+        quantity = quantity.removeprefix(_LOOSELY)
         if quantity == _STATED_IN_CELL:
             quantity = _direction(cell.lower())
             if quantity is None:
@@ -168,20 +224,34 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
             quantity = meaning.dense(_dtype(said.group(1).lower()))
         if said and not _direction(said.group(1).lower()):
             cell = cell[:said.start()].rstrip()
-        value = _value(_DIRECTION_WORDS.sub("", cell), scale)
+        bare = _DIRECTION_WORDS.sub("", cell)
+        value = _value(bare, scale)
         if value is None:
             continue
         key = f"{part} / {header[position][1]}"
         unit = ""
         if not scale:
             # The cell's own unit, for a replacement written alike ("989 TFLOPS").
-            written = _NUMBER.match(cell.replace("**", "").strip())
+            written = _NUMBER.match(bare.replace("**", "").strip())
             if written is None or not float(written.group(1).replace(",", "")):
                 continue
             scale, unit = value / float(written.group(1).replace(",", "")), f" {written.group(2)}"
-        found.append(Field(number, column, key, cell, value, scale, unit, part, quantity,
+        found.append(Field(number, column, key, cell, value, scale, unit, part, quantity, loose=loose,
                            either_gb=quantity == meaning.MEMORY_CAPACITY))
     return found
+
+
+_FOOTNOTE = re.compile(r"(?:\s*\(\d+\)|\s*\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)+$")
+
+
+def _part(cell: str) -> str:
+    """The part a cell names, without markup and footnote marks ("NVIDIA GH200 SXM (1)"); of several ("H100, H200,
+    GH200", "B200, B*"), the first, which the row's figures are given for."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
+    # Bold, code and emphasis are markup; a star left inside a name ("B*", escaped "B\\*") is a wildcard.
+    text = re.sub(r"\*\*|`|(?<!\w)_+|_+(?!\w)", "", text).replace("\\*", "*").strip("* ")
+    named = [name.strip() for name in text.split(",") if name.strip() and "*" not in name]
+    return _FOOTNOTE.sub("", named[0]).strip() if named else ""
 
 
 def _value(cell: str, scale: float) -> float | None:
@@ -192,6 +262,9 @@ def _value(cell: str, scale: float) -> float | None:
         return None
     number, unit = match.groups()
     number = number.replace(",", "")
+    if unit and _UNIT.fullmatch(unit):
+        # The table's own spellings: "GBps" is bytes here (ml-engineering: "1 GBps = 8 Gbps"), as in its headers.
+        return float(number) * _SCALES[unit.lower()]
     if unit:
         try:
             return parse_quantity(f"{number} {unit}").value

@@ -8,8 +8,10 @@ Two shapes are read, from the syntax tree (the file is never run):
 - a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
   `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
   for the rest.
-Numbers may be written with constants the module names at its top (`TERA = 1e12`), and a table named for its unit
-(`PEAK_TFLOPS`) holds numbers in that unit.
+Numbers may be written with constants the module names at its top (`TERA = 1e12`), a device's rates may be a dict the
+module names at its top (Composer's `'h100-sxm': _HSERIES_SXM`, read where that dict writes them), and a table named for
+its unit (`PEAK_TFLOPS`) holds numbers in that unit. A number format may carry Composer's prefix for mixed precision
+(`amp_bf16` is BF16).
 Both libraries divide achieved FLOP/s by these numbers for MFU, so each is a dense peak: Lightning's table promises
 dense figures in its docstring of `get_available_flops`, and torchtitan notes "Specifications are one-half lower without
 sparsity". A flat rate or a returned rate is the 16-bit one (BF16, else FP16).
@@ -20,6 +22,7 @@ from __future__ import annotations
 import ast
 import operator
 import re
+from dataclasses import replace
 
 from specdb.audit import fields as meaning
 from specdb.audit.fields import Field, UnreadableTable
@@ -29,6 +32,8 @@ _DTYPES = {
     "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
     "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
 }
+# Keys that name the rate itself, not a device or a number format (torchtitan's `{"h100": {"flops": 989e12, "source": ...}}`).
+_RATE_KEYS = frozenset(("flops", "peak_flops", "tflops", "peak_tflops", "peak"))
 # Number formats whose peaks the data does not record: their keys are neither a format judged nor a device.
 _OTHER_FORMATS = frozenset(("fp32", "float32", "fp64", "float64", "double", "int4", "fp6", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int16"))
 _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
@@ -46,12 +51,15 @@ def read(path: str, text: str) -> list[Field]:
     except SyntaxError as error:
         raise UnreadableTable(path, f"Python syntax: {error.msg}", error.lineno or 0, error.offset or 0) from None
     constants = _constants(tree)
+    dicts = _module_dicts(tree)
     found: list[Field] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, ast.Dict):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             name = ast.unparse(targets[0])
-            found.extend(_table(text, name, node.value, constants))
+            found.extend(_table(text, name, node.value, constants, dicts))
+        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Tuple, ast.List)):
+            found.extend(_rows(text, ast.unparse(node.targets[0]), node.value, constants))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.extend(_returns(text, node.name, node.body, [], constants))
     return found
@@ -66,6 +74,13 @@ def _constants(tree: ast.Module) -> dict[str, float]:
             if value is not None:
                 constants[node.targets[0].id] = value
     return constants
+
+
+def _module_dicts(tree: ast.Module) -> dict[str, ast.Dict]:
+    """Dicts the module names once at its top, which a table may give as a device's rates (`'h100-sxm': _HSERIES_SXM`)."""
+    return {node.targets[0].id: node.value for node in tree.body
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            and isinstance(node.value, ast.Dict)}
 
 
 def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float | None:
@@ -89,7 +104,12 @@ def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float |
 
 def _dtype(node: ast.AST) -> str | None:
     word = node.attr if isinstance(node, ast.Attribute) else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-    return _DTYPES.get(word.lower()) if word else None
+    return _DTYPES.get(_format_word(word)) if word else None
+
+
+def _format_word(word: str) -> str:
+    """A number format's key as the tables spell it apart from the prefix of automatic mixed precision ('amp_bf16')."""
+    return word.lower().removeprefix("amp_")
 
 
 def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0,
@@ -102,8 +122,10 @@ def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity
 
 
 # What a comment says when its rate is one die's, core's or device's share of the part: torchtitan's MI250X "(per
-# GCD)", Composer's Trainium "Numbers are halved as ... each chip appears as 2 devices".
-_SHARE = re.compile(r"\bper[- ](?:gcd|die|core|chiplet|tile)\b|\bhalved\b|\bappears as \d+ devices\b", re.IGNORECASE)
+# GCD)", its Trainium "90 BF16 TFLOPS/core" and TPU v7 "halve for per-device", Composer's Trainium "Numbers are halved
+# as ... each chip appears as 2 devices".
+_SHARE = re.compile(r"\bper[- ](?:gcd|die|core|chiplet|tile|neuroncore|tensorcore)\b|/core\b|\bhalve[ds]?\b"
+                    r"|\bappears as \d+ devices\b|\bas a separate device\b", re.IGNORECASE)
 
 
 def _comments(text: str, line: int) -> str:
@@ -125,30 +147,39 @@ def _notation(node: ast.AST, written: str) -> tuple[float, str]:
     return (10.0 ** int(exponent.group(1)), f"e{exponent.group(1)}") if exponent else (1.0, "")
 
 
-def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float]) -> list[Field]:
+def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float], dicts: dict[str, ast.Dict]) -> list[Field]:
     """A table's rates; a table named for its unit (`PEAK_TFLOPS`, `gpu_tflops`) holds numbers in that unit."""
     unit_scale = next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
     found: list[Field] = []
-    _walk(text, name, table, [], None, constants, unit_scale, found, "")
+    _walk(text, name, table, [], None, (constants, dicts), unit_scale, found, "")
     return found
 
 
-def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None, constants: dict[str, float],
-          unit_scale: float, found: list[Field], said: str) -> None:
+def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None,
+          named_values: tuple[dict[str, float], dict[str, ast.Dict]], unit_scale: float, found: list[Field], said: str) -> None:
     """Rates at any depth: keys that name a number format give the format, the other keys name the device ("NVIDIA",
-    then "A100", is 'NVIDIA A100'), in either order."""
+    then "A100", is 'NVIDIA A100'), in either order. A value naming a module's dict is that dict, read once per device
+    that names it (never twice on one path, so dicts naming each other end)."""
+    constants, dicts = named_values
     for key, value in zip(table.keys, table.values):
         if key is None:
             continue
         own_dtype = _dtype(key)
         device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-        if (own_dtype is None and device is None) or (device or "").lower() in _OTHER_FORMATS:
+        if device is not None and device.lower() in _RATE_KEYS:
+            device = None
+        elif (own_dtype is None and device is None) or _format_word(device or "") in _OTHER_FORMATS:
             continue
         where = f"{path}[{ast.unparse(key)}]"
         named = [*devices, device] if device else devices
+        inner = named_values
+        if isinstance(value, ast.Name) and value.id in dicts:
+            value = dicts[value.id]
+            inner = (constants, {name: other for name, other in dicts.items() if other is not value})
         if isinstance(value, ast.Dict):
-            _walk(text, where, value, named, own_dtype or dtype, constants, unit_scale, found, f"{said} {_comments(text, key.lineno)}")
+            _walk(text, where, value, named, own_dtype or dtype, inner, unit_scale, found, f"{said} {_comments(text, key.lineno)}")
             continue
+        value = _rate_of_record(value, constants)
         rate = _number(value, constants)
         if not named or rate is None or rate * unit_scale < _SMALLEST:
             continue
@@ -159,36 +190,77 @@ def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str 
         found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale, said))
 
 
-def _names(test: ast.AST) -> list[str]:
-    """The device names an `if` tests for: `"H100" in name`, `name == "H100"`, `name.startswith("H100")`; several
-    joined by `or` are several names, by `and` one name ("H100" and "NVL": 'H100 NVL')."""
+def _rows(text: str, name: str, table: ast.Tuple | ast.List, constants: dict[str, float]) -> list[Field]:
+    """A sequence of rows each holding a device's name, its rate and perhaps a source address (torchtitan's
+    `device_flops = (("A100", 312e12, "https://..."), ...)`): the 16-bit rate of each device."""
+    found = []
+    for row in table.elts:
+        if not isinstance(row, (ast.Tuple, ast.List)):
+            continue
+        words = [item.value for item in row.elts if isinstance(item, ast.Constant) and isinstance(item.value, str)
+                 and "://" not in item.value]
+        numbers = [item for item in row.elts if _number(item, constants) is not None]
+        if len(words) == 1 and len(numbers) == 1 and (_number(numbers[0], constants) or 0) >= _SMALLEST:
+            found.append(_field(text, numbers[0], f"{name}[{words[0]!r}]", _number(numbers[0], constants) or 0.0, words[0],
+                                meaning.dense("16bit")))
+    return found
+
+
+def _rate_of_record(value: ast.AST, constants: dict[str, float]) -> ast.AST:
+    """The number in a tuple holding one beside its source (torchtitan's `"A100": (312e12, "https://...")`), else the value."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        numbers = [item for item in value.elts if _number(item, constants) is not None]
+        if len(numbers) == 1:
+            return numbers[0]
+    return value
+
+
+def _names(test: ast.AST) -> tuple[list[str], str]:
+    """The device names an `if` tests for, and what it tests them in: `"H100" in name`, `name == "H100"`,
+    `name.startswith("H100")`, `name in ("trn1", "trn1n")`; several joined by `or` are several names, by `and` one name
+    ("H100" and "NVL": 'H100 NVL')."""
     if isinstance(test, ast.BoolOp):
         parts = [_names(value) for value in test.values]
+        subject = next((tested for _, tested in parts if tested), "")
         if isinstance(test.op, ast.Or):
-            return [name for names in parts for name in names]
-        return [" ".join(names[0] for names in parts if names)] if all(len(names) == 1 for names in parts) else []
+            return [name for names, _ in parts for name in names], subject
+        if all(len(names) == 1 for names, _ in parts):
+            return [" ".join(names[0] for names, _ in parts)], subject
+        return [], ""
     if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], (ast.In, ast.Eq)):
-        for side in (test.left, test.comparators[0]) if isinstance(test.ops[0], ast.Eq) else (test.left,):
+        left, right = test.left, test.comparators[0]
+        for side, other in ((left, right), (right, left)) if isinstance(test.ops[0], ast.Eq) else ((left, right),):
             if isinstance(side, ast.Constant) and isinstance(side.value, str):
-                return [side.value]
+                return [side.value], ast.unparse(other)
+        if isinstance(test.ops[0], ast.In) and isinstance(right, (ast.Tuple, ast.List, ast.Set)):
+            names = [item.value for item in right.elts if isinstance(item, ast.Constant) and isinstance(item.value, str)]
+            return (names, ast.unparse(left)) if len(names) == len(right.elts) else ([], "")
     if (isinstance(test, ast.Call) and isinstance(test.func, ast.Attribute) and test.func.attr in ("startswith", "endswith")
             and len(test.args) == 1 and isinstance(test.args[0], ast.Constant) and isinstance(test.args[0].value, str)):
-        return [test.args[0].value]
-    return []
+        return [test.args[0].value], ast.unparse(test.func.value)
+    return [], ""
 
 
-def _returns(text: str, function: str, body: list[ast.stmt], context: list[str], constants: dict[str, float]) -> list[Field]:
+def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple[str, str]],
+             constants: dict[str, float], fallback: bool = False) -> list[Field]:
+    """The rates returned under `if` tests, each for the names tested on the way to it: a test of the same string narrows
+    the name ("H100", then "NVL" in it, is 'H100 NVL'), a test of another string names the device anew (torchtitan tests
+    "neuron" in the device's name, then the chip's own name in ("trn1", "trn1n")). A rate returned in the `else` of
+    such tests is a fallback for devices none of them names ("for H100 SXM and other variants", "fallback to A100"):
+    it is judged as documented loosely."""
     found: list[Field] = []
     for statement in body:
         if isinstance(statement, ast.If):
-            names = _names(statement.test)
+            names, subject = _names(statement.test)
             if names:
                 for name in names:
-                    found.extend(_returns(text, function, statement.body, [*context, name], constants))
-                found.extend(_returns(text, function, statement.orelse, context, constants))
+                    narrowed = [*context, (name, subject)] if not context or context[-1][1] == subject else [(name, subject)]
+                    found.extend(_returns(text, function, statement.body, narrowed, constants))
+                found.extend(_returns(text, function, statement.orelse, context, constants, fallback=True))
         elif isinstance(statement, ast.Return) and statement.value is not None and context:
             rate = _number(statement.value, constants)
             if rate is not None and rate >= _SMALLEST:
-                part = " ".join(context)
-                found.append(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")))
+                part = " ".join(name for name, _ in context)
+                found.append(replace(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")),
+                                     loose=fallback))
     return found

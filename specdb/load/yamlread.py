@@ -91,11 +91,13 @@ def _position(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, list[YamlProblem]]:
+def parse_yaml(raw: bytes, *, positions: bool = True, last_duplicate_wins: bool = False) -> tuple[Located | None, list[YamlProblem]]:
     """The document's plain data and where each part is, or the problems that stop it being read.
 
     Without `positions` only problems are located now; the rest is located
-    on the first question to `Located.where`.
+    on the first question to `Located.where`. With `last_duplicate_wins`, a key
+    written twice in a mapping takes its last value, as PyYAML reads it, for
+    files of other projects that their own loader reads so.
     """
     if len(raw) > MAX_FILE_BYTES:
         return None, [YamlProblem(too_large(len(raw)))]
@@ -130,7 +132,7 @@ def parse_yaml(raw: bytes, *, positions: bool = True) -> tuple[Located | None, l
     problems: list[YamlProblem] = []
     # A node met twice is an alias, and an alias needs an anchor: without an '&' in the file there is nothing to track.
     seen: set[int] | None = set() if b"&" in raw else None
-    located.data = _plain(root, (), located if positions else None, problems, seen)
+    located.data = _plain(root, (), located if positions else None, problems, seen, last_duplicate_wins)
     if not positions:
         located.unlocated = raw
     if any(p.message.startswith("anchors and aliases") for p in problems):
@@ -170,7 +172,8 @@ def _nesting_problem(text: str) -> YamlProblem | None:
     return None
 
 
-def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlProblem], seen: set[int] | None) -> Any:
+def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlProblem], seen: set[int] | None,
+           last_duplicate_wins: bool = False) -> Any:
     """The node as plain data; with `located`, every value's and key's position is recorded in it."""
     if located is not None:
         located.values[path] = _position(node.start_mark)
@@ -186,7 +189,7 @@ def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlP
     if isinstance(node, yaml.ScalarNode):
         return None if not node.style and node.value in _NULLS else node.value
     if isinstance(node, yaml.SequenceNode):
-        return [_plain(item, path + (index,), located, problems, seen) for index, item in enumerate(node.value)]
+        return [_plain(item, path + (index,), located, problems, seen, last_duplicate_wins) for index, item in enumerate(node.value)]
     mapping: dict[str, Any] = {}
     key_nodes: dict[str, Any] = {}
     for key_node, value_node in node.value:
@@ -197,14 +200,14 @@ def _plain(node: Any, path: Path_, located: Located | None, problems: list[YamlP
             problems.append(YamlProblem("merge keys (<<) are not allowed", *_position(key_node.start_mark)))
             continue
         key = key_node.value
-        if key in key_nodes:
+        if key in key_nodes and not last_duplicate_wins:
             first = _position(key_nodes[key].start_mark)
             problems.append(YamlProblem(f"duplicate key '{key}' (first at line {first[0]})", *_position(key_node.start_mark)))
             continue
         key_nodes[key] = key_node
         if located is not None:
             located.keys[path + (key,)] = _position(key_node.start_mark)
-        mapping[key] = _plain(value_node, path + (key,), located, problems, seen)
+        mapping[key] = _plain(value_node, path + (key,), located, problems, seen, last_duplicate_wins)
     return mapping
 
 
