@@ -143,6 +143,8 @@ def test_two_derivations_each_point_at_their_own_bandwidth():
                                                             ("50 GB/s", "quantity"), ("640 ms", "time")]
     assert [(claim.derived_size, claim.derived_bandwidth) for claim in found] == [
         (None, None), (pytest.approx(32e9), 0), (None, None), (pytest.approx(32e9), 2)]
+    # "36 ms" is written to the millisecond: 0.036 s, half a unit 0.0005 s.
+    assert (found[1].value, found[1].unit, found[1].half_unit) == (pytest.approx(0.036), "ms", pytest.approx(0.0005))
 
 
 @pytest.mark.parametrize("result", ["takes about", "is roughly", "="])
