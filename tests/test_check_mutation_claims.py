@@ -237,3 +237,8 @@ def test_every_number_in_a_cell_is_read_past_the_ones_skipped():
     assert [(claim.text, claim.value, claim.dimension, claim.noun) for claim in found] == [
         ("8", 8, "count", "links"), ("16", 16, "count", "links"), ("3", pytest.approx(3e3), "bandwidth", None),
         ("600-900 GB/s", pytest.approx(900e9), "bandwidth", None), ("3", pytest.approx(3e12), "bandwidth", None)]
+
+
+def test_a_cell_past_the_header_row_is_no_claim_and_the_rows_after_it_are_read():
+    page = "Figures:\n| Part | Links |\n|---|---|\n| A | 9 | 7 |\n| B | 4 | 5 |\n"
+    assert [(claim.text, claim.value, claim.noun) for claim in claims(page)] == [("9", 9, "links"), ("4", 4, "links")]
