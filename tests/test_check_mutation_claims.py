@@ -143,6 +143,8 @@ def test_two_derivations_each_point_at_their_own_bandwidth():
                                                             ("50 GB/s", "quantity"), ("640 ms", "time")]
     assert [(claim.derived_size, claim.derived_bandwidth) for claim in found] == [
         (None, None), (pytest.approx(32e9), 0), (None, None), (pytest.approx(32e9), 2)]
+    # "36 ms" is written to the millisecond: 0.036 s, half a unit 0.0005 s.
+    assert (found[1].value, found[1].unit, found[1].half_unit) == (pytest.approx(0.036), "ms", pytest.approx(0.0005))
 
 
 @pytest.mark.parametrize("result", ["takes about", "is roughly", "="])
@@ -225,3 +227,18 @@ def test_a_cell_value_the_units_refuse_is_skipped_and_the_column_goes_on():
 
 def test_a_header_of_percentages_gives_its_cells_no_unit():
     assert claims("| Part | MFU (%) |\n|---|---|\n| H100 | 41 |\n", "markdown") == []
+
+
+def test_every_number_in_a_cell_is_read_past_the_ones_skipped():
+    """Links: 0 and 1e400 are no count, 8 and 16 are; Rate: 0.5 kB/s is refused, 3 kB/s read; HBM: the range is a
+    claim of its own, and the bare 3 after it is 3 TB/s."""
+    table = "| Part | Links | Rate (kB/s) | HBM (TB/s) |\n|---|---|---|---|\n| A | 0; 1e400; 8; 16 | 0.5; 3 | 600-900 GB/s; 3 |\n"
+    found = claims(table, "markdown")
+    assert [(claim.text, claim.value, claim.dimension, claim.noun) for claim in found] == [
+        ("8", 8, "count", "links"), ("16", 16, "count", "links"), ("3", pytest.approx(3e3), "bandwidth", None),
+        ("600-900 GB/s", pytest.approx(900e9), "bandwidth", None), ("3", pytest.approx(3e12), "bandwidth", None)]
+
+
+def test_a_cell_past_the_header_row_is_no_claim_and_the_rows_after_it_are_read():
+    page = "Figures:\n| Part | Links |\n|---|---|\n| A | 9 | 7 |\n| B | 4 | 5 |\n"
+    assert [(claim.text, claim.value, claim.noun) for claim in claims(page)] == [("9", 9, "links"), ("4", 4, "links")]

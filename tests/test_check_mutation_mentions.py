@@ -6,7 +6,7 @@ NVLink 4 and 5 of the NVLink family, each with its generation in words; InfiniBa
 their names; an MI300X of the Instinct family; three parts of a family whose generations are the first, second and
 eighth; three parts of no family: two whose model is written after a word, one whose name ends in "s"; and a B100
 whose names give its form as SXM with no generation; UALink 1.0, of no family; and a Q7 whose name without its
-vendor is two characters.
+vendor is two characters; and two Kilo K9s, one named with its maker and one with its vendor.
 """
 
 import sqlite3
@@ -33,6 +33,8 @@ RECORDS = [
     ("gpu-b100", "NVIDIA B100 SXM", "NVIDIA", None, []),
     ("link-ual1", "UALink 1.0", None, None, []),
     ("acme-q7", "Acme Q7", "Acme", None, []),
+    ("acme-k9", "Acme Kilo K9", None, None, []),
+    ("kco-k9", "KCo Kilo K9", "KCo", None, []),
 ]
 
 
@@ -72,6 +74,11 @@ def test_a_model_written_after_a_word_is_a_name_when_it_starts_with_a_letter_and
     """ "Widget WX1" -> "WX1"; "Acme Big Z80" -> "Big Z80" (all after the first word), "Z80" alone being no record's name;
     "Acme 9X" -> not "9X", which starts with a digit."""
     assert found(lex, "WX1, Big Z80, 9X and Acme 9X.") == [("WX1", ("wx-1",)), ("Big Z80", ("acme-z80",)), ("Acme 9X", ("acme-9x",))]
+
+
+def test_a_name_without_its_vendor_before_a_name_without_its_first_word(lex):
+    """ "KCo Kilo K9" without its vendor is "Kilo K9", which "Acme Kilo K9" (no vendor) is only without its first word."""
+    assert found(lex, "Kilo K9") == [("Kilo K9", ("kco-k9",))]
 
 
 def test_a_name_without_its_version_or_its_vendor(lex):
