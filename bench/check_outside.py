@@ -13,7 +13,8 @@ A finding is right when its line is the annotated line, its claim text overlaps 
 normalised: one contains the other, and where the column is annotated the two stretches of the line overlap), its verdict is the annotated one, and its record.figure is one of the
 accepted labels. Each annotated row is found by at most one finding. Precision is right findings over all
 findings; recall is annotated rows found; alarms right is, of the findings whose verdict fails a check
-(mismatch, stale, mixed-basis) or leaves its basis in doubt (ambiguous-basis), the share that are right.
+(mismatch, stale, mixed-basis) or leaves its basis in doubt (ambiguous-basis), the share that are right; it is
+also given for the failing verdicts alone.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ def annotations(page: Path) -> list[Annotation]:
 
 
 def score(chosen: list[Path], database: Database) -> dict:
-    found = right = alarms = alarms_right = expected = hits = 0
+    found = right = alarms = alarms_right = failing = failing_right = expected = hits = 0
     missed, wrong = [], []
     for page in chosen:
         rows = annotations(page)
@@ -117,6 +118,9 @@ def score(chosen: list[Path], database: Database) -> dict:
             if finding.verdict in ALARMS:
                 alarms += 1
                 alarms_right += row is not None
+            if finding.verdict in FAILING:
+                failing += 1
+                failing_right += row is not None
             if row is None:
                 wrong.append(f"{finding}")
             else:
@@ -127,7 +131,7 @@ def score(chosen: list[Path], database: Database) -> dict:
         missed += [f"{page.name}:{row.line}:{row.column or ''} {row.claim!r} {row.verdict} {'|'.join(row.figures) or '-'}"
                    f"{' (' + row.note + ')' if row.note else ''}" for row in unclaimed]
     return {"pages": len(chosen), "expected": expected, "findings": found, "right": right, "hits": hits,
-            "alarms": alarms, "alarms_right": alarms_right, "missed": missed, "wrong": wrong}
+            "alarms": alarms, "alarms_right": alarms_right, "failing": failing, "failing_right": failing_right, "missed": missed, "wrong": wrong}
 
 
 def _share(part: int, whole: int) -> str:
@@ -146,7 +150,8 @@ def main() -> None:
         result = score([page for folder in folders for page in pages(folder, split)], database)
         print(f"{split}: {result['pages']} pages, {result['expected']} annotated claims, {result['findings']} findings: "
               f"precision {_share(result['right'], result['findings'])}, recall {_share(result['hits'], result['expected'])}, "
-              f"alarms right {_share(result['alarms_right'], result['alarms'])}")
+              f"alarms right {_share(result['alarms_right'], result['alarms'])} "
+              f"(mismatch, stale and mixed-basis alone: {_share(result['failing_right'], result['failing'])})")
         if not arguments.quiet:
             for row in result["missed"]:
                 print(f"  missed: {row}")

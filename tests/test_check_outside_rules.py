@@ -290,3 +290,18 @@ def test_a_name_of_several_variants_beside_a_figure_is_meant_before_a_part_furth
     found = verdicts(text, database)
     assert found["3,350 GB/sec"].verdict == "ok"
     assert (found[claim].verdict, found[claim].record_id if verdict == "ok" else None) == (verdict, record)
+
+
+def test_a_version_in_a_row_label_is_no_figure_of_its_column(database):
+    # The "Link" header counts links; "3.0" in "NVLink 3.0 (A100)" is the link's version, not 3 links (NVLink 3: 12).
+    table = "| Link | Bandwidth (per GPU) |\n|---|---|\n| NVLink 3.0 (A100) | ~600 GB/s |\n"
+    found = {finding.claim: finding for finding in check_text(table, database, path="page.md", fmt="markdown")}
+    assert "3.0" not in found
+    assert found["~600 GB/s"].verdict == "ok" if "~600 GB/s" in found else found["600 GB/s"].verdict == "ok"
+
+
+@pytest.mark.parametrize("words", ["of egress", "of ingress"])
+def test_egress_and_ingress_count_one_direction(database, words):
+    # H100 SXM NVLink: 900 GB/s both ways, 450 GB/s each way.
+    found = verdicts(f"Each H100 has 450 GB/s {words} over NVLink.", database)
+    assert found["450 GB/s"].verdict == "ok" and found["450 GB/s"].basis == "per-direction"

@@ -72,6 +72,9 @@ QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
 # A number with no unit after it: in a cell, its unit is its column's.
 _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")
+# A number right after a capitalised word in a cell is the version in a name ("NVLink 3.0 (A100)", "Gen 5"), not the
+# column's figure ("3.35 TB/s or 3.4" is).
+_VERSION_IN_NAME = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]?$")
 # A column of counts: "Lanes", "Links/GPU", "GPUs".
 _HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b(?!\s*(?:BW|bandwidth|speed|rate))",
                            re.IGNORECASE)
@@ -107,7 +110,7 @@ BIDIRECTIONAL = re.compile(
     r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b",
     re.IGNORECASE,
 )
 _SCOPES = (
@@ -246,7 +249,7 @@ def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
         if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None:
             continue
         for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
-            if not taken.free(match.start(), match.end()):
+            if not taken.free(match.start(), match.end()) or _VERSION_IN_NAME.search(page.text, cell.start, match.start()):
                 continue
             number, half = _number(match["number"])
             if not (math.isfinite(number) and number > 0):
