@@ -305,3 +305,15 @@ def test_egress_and_ingress_count_one_direction(database, words):
     # H100 SXM NVLink: 900 GB/s both ways, 450 GB/s each way.
     found = verdicts(f"Each H100 has 450 GB/s {words} over NVLink.", database)
     assert found["450 GB/s"].verdict == "ok" and found["450 GB/s"].basis == "per-direction"
+
+
+def test_the_value_a_part_changed_from_is_not_its_figure(database):
+    # MI325X: 256 GB (specs/accelerator/amd-mi325x.yaml); the 192 GB it replaced is the MI300X's, not an error.
+    found = verdicts("The MI325X lifts memory from 192 GB to 256 GB.", database)
+    assert found["192 GB"].verdict == "unmatched" and found["256 GB"].verdict == "ok"
+    assert verdicts("The MI325X has 192 GB, up to 256 GB later.", database)["192 GB"].verdict == "mismatch"
+
+
+def test_a_finding_with_no_value_held_shows_none_rather_than_the_word_none(database):
+    found = verdicts("NVIDIA raised B200 memory bandwidth from 8 TB/s to 9 TB/s.", database)
+    assert "= None" not in str(found["9 TB/s"])

@@ -184,7 +184,8 @@ class Finding:
         return asdict(self)
 
     def __str__(self) -> str:
-        target = f" → {self.record_id + '.' if self.record_id else ''}{self.figure} = {self.expected}" if self.figure else ""
+        held = f" = {self.expected}" if self.expected else ""
+        target = f" → {self.record_id + '.' if self.record_id else ''}{self.figure}{held}" if self.figure else ""
         basis = f" ({self.basis})" if self.basis else ""
         hint = "; ".join(part for part in (self.note, f"write {self.suggestion}" if self.suggestion else "") if part)
         return f"{self.path}:{self.line}:{self.column}: {self.verdict}: \"{self.claim}\"{target}{basis}{f' [{hint}]' if hint else ''}"
@@ -583,6 +584,10 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         finding = _finding("unmatched", note=f"a bisection bandwidth; the database holds none (for {figure.record_id} or any part)")
     elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
         return None  # the GPUs of a superchip, a tray or a node of the system: a count no record holds
+    elif finding.verdict == "mismatch" and _changed_to_later(state, index):
+        # "The MI325X lifts memory from 192 GB to 256 GB": the value before "to" is what the part replaced, not its figure.
+        finding = _finding("unmatched", figure, finding.expected, finding.basis,
+                           f"the value the text says {figure.record_id}'s figure changed from; the data holds {finding.expected}")
     elif finding.verdict in FAILING and index in state.against_comparand:
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            f"the text compares with {figure.record_id}, and names no other part holding such a figure")
@@ -610,6 +615,17 @@ def _computed(claim: Claim, before: Claim, text: str) -> bool:
     if claim.dimension == "count" or not _RESULT.match(text, before.end, claim.start):
         return False
     return before.dimension != claim.dimension or abs(math.log(claim.value / before.value)) > _ROUNDING_CAP
+
+
+def _changed_to_later(state: _PageState, index: int) -> bool:
+    """Whether the claim follows "from" and a later claim of its sentence, of the same dimension, follows "to"."""
+    page, claim = state.page, state.claims[index]
+    if not _CHANGED_FROM.search(page.text, max(0, claim.start - 6), claim.start):
+        return False
+    sentence = page.sentence_of(claim.start)
+    return any(state.claims[i].dimension == claim.dimension
+               and _CHANGED_TO.search(page.text, max(0, state.claims[i].start - 8), state.claims[i].start)
+               for i in state.claims_in(claim.end, sentence.end))
 
 
 def _changed_from(state: _PageState, index: int, figure: Figure) -> bool:
