@@ -107,10 +107,11 @@ _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
 BIDIRECTIONAL = re.compile(
-    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
+    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b|双向", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
+# Chinese writes "单向" (one way) and "双向" (both ways) inside words, with no word boundary to look for.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b|单向",
     re.IGNORECASE,
 )
 _SCOPES = (

@@ -342,6 +342,7 @@ class _PageState:
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
         self.sentence_counting: dict[int, str | None] = {}
         self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
+        self.counted_in_line: dict[tuple[int, str, str], str] = {}  # (line start, record, value as written) -> the counting stated there
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -376,6 +377,8 @@ class _PageState:
             self.repeats.add(claim.dimension, claim.value, resolved.figure)
             if claim.basis and self.page.cell_of(claim.start) is not None:
                 self.counted.setdefault((resolved.figure.id, f"{claim.value:.4g}"), claim.basis)
+            elif claim.basis or self.sentence_counts(claim):
+                self.counted_in_line.setdefault(self._line_key(resolved.figure, claim), claim.basis or self.sentence_counts(claim))
         if topic:
             offsets, records = self.topic_records.setdefault(topic, ([], []))
             offsets.append(claim.start)
@@ -383,8 +386,14 @@ class _PageState:
 
     def counted_before(self, figure: Figure, claim: Claim) -> str | None:
         """How the page's table counted the same value of the same figure ("63" under "Uni-dir.", then "the 63GBps row
-        above"): a table is where a page sets out its figures, and its prose repeats them."""
-        return self.counted.get((figure.id, f"{claim.value:.4g}"))
+        above"), or the same paragraph the same value of the same part: a table is where a page sets out its figures,
+        and its prose repeats them."""
+        return self.counted.get((figure.id, f"{claim.value:.4g}")) or self.counted_in_line.get(self._line_key(figure, claim))
+
+    def _line_key(self, figure: Figure, claim: Claim) -> tuple[int, str, str]:
+        """A value of a part in one paragraph (a line of prose): "NVLink4 unidirectional bandwidth is 450 GB/s, ... comparable
+        to 450GB/s" repeats the value counted as first said, whichever of the part's figures each is matched to."""
+        return self.page.text.rfind("\n", 0, claim.start), figure.record_id, f"{claim.value:.4g}"
 
     def resolved_before(self, index: int) -> list[int]:
         """The claims matched before a claim, nearest first, as far back as the checker looks."""

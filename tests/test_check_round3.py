@@ -1,0 +1,52 @@
+"""Rules of specdb check from the third round on real pages: counting stated in words the checker ties to a figure,
+measured bus bandwidth, tables and rows that name their parts elsewhere, ratios and neighbouring parts.
+
+Each text is written for its test; expected verdicts come from the rules in docs/check.md and the figures in specs/
+(NVLink 4: 900 GB/s per H100 both ways, 450 GB/s one way; NVLink 3: 600 GB/s per A100 both ways; PCIe 4.0 x16:
+31.5 GB/s per direction, 32 its listed alternative; HGX H100: a measured 8-GPU NVLS all-reduce bus bandwidth of
+478.87 GB/s).
+"""
+
+import pytest
+from conftest import REPO
+
+import specdb
+from specdb.check.verdicts import Database, check_text
+
+
+@pytest.fixture(scope="module")
+def database(tmp_path_factory):
+    path = tmp_path_factory.mktemp("check-round3") / "specdb.sqlite"
+    return Database(specdb.connect(REPO / "specs", path))
+
+
+def by_place(text, database, fmt="text"):
+    return {(finding.line, finding.claim): finding for finding in check_text(text, database, path="page", fmt=fmt)}
+
+
+def test_chinese_one_way_in_a_sentence_counts_the_figure_one_way(database):
+    found = by_place("A100 NVLink 3.0 单向 300GB/s，H100 NVLink 4.0 单向 450GB/s。", database)
+    assert found[1, "300GB/s"].verdict == "ok" and found[1, "300GB/s"].basis == "per-direction"
+    assert found[1, "450GB/s"].verdict == "ok" and found[1, "450GB/s"].basis == "per-direction"
+
+
+def test_chinese_one_way_in_a_column_header_counts_its_cells_one_way(database):
+    table = ("<table><tr><th>互联方式</th><th>带宽（单向）</th></tr>"
+             "\n<tr><td>NVLink 4.0</td><td>450 GB/s（H100）</td></tr></table>")
+    found = by_place(table, database, fmt="html")
+    assert found[2, "450 GB/s"].verdict == "ok" and found[2, "450 GB/s"].basis == "per-direction"
+
+
+def test_chinese_both_ways_counts_the_figure_both_ways(database):
+    found = by_place("H100 NVLink 4.0 双向 450GB/s。", database)
+    assert found[1, "450GB/s"].verdict == "mismatch"  # 900 GB/s both ways
+
+
+def test_a_value_repeated_in_its_paragraph_keeps_the_counting_first_stated(database):
+    text = ("Given that NVLink4 unidirectional bandwidth is 450 GB/s, and the wall time is t. The measured transfer should"
+            " then be comparable to 450GB/s.\n\nElsewhere, H100 NVLink runs at 450GB/s.\n")
+    found = by_place(text, database)
+    assert found[1, "450 GB/s"].verdict == "ok"
+    assert found[1, "450GB/s"].verdict == "ok" and found[1, "450GB/s"].basis == "per-direction"
+    # Another paragraph does not inherit it: there the counting is unsaid.
+    assert found[3, "450GB/s"].verdict == "ambiguous-basis"
