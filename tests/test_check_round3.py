@@ -50,3 +50,19 @@ def test_a_value_repeated_in_its_paragraph_keeps_the_counting_first_stated(datab
     assert found[1, "450GB/s"].verdict == "ok" and found[1, "450GB/s"].basis == "per-direction"
     # Another paragraph does not inherit it: there the counting is unsaid.
     assert found[3, "450GB/s"].verdict == "ambiguous-basis"
+
+
+@pytest.mark.parametrize("sentence", [
+    "On 8 H100 GPUs the NVLS allreduce bus bandwidth is 480GB/s.",
+    "With NVLS on H100, all_reduce_perf shows 480GB/s busbw.",
+])
+def test_a_bus_bandwidth_on_a_gpu_is_a_run_on_the_machine_built_of_it(database, sentence):
+    finding = by_place(sentence, database)[1, "480GB/s"]
+    # Not a mismatch against NVLink's 900 GB/s peak: the HGX H100 (a machine of H100s) holds the run, 478.87 GB/s.
+    assert finding.verdict == "ok"
+    assert (finding.record_id, finding.figure) == ("nvidia-hgx-h100", "measured_all_reduce_busbw_8gpu_nvls_8gib")
+
+
+def test_a_bus_bandwidth_no_run_agrees_with_is_no_error_in_the_peak(database):
+    finding = by_place("On H100 the allreduce bus bandwidth is 555GB/s.", database)[1, "555GB/s"]
+    assert finding.verdict == "unmatched"

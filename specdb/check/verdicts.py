@@ -82,7 +82,9 @@ _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.I
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
-                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
+                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf"
+                       r"|\bbus\s+bandwidth\b|\balgo(?:rithm)?\s+bandwidth\b|\b(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv)_perf\b"
+                       r"|\bnccl-tests\b", re.IGNORECASE)
 # A sentence that tells of a run of the writer's own ("we run DeepEP's test", "I only achieved", "was able to achieve"):
 # its figures are measurements, unless a figure's own words call it the rating.
 # ("The H100 achieves 3.35 TB/s" is a vendor's rating: a run is the writer's own, or someone "able to achieve" it.)
@@ -955,7 +957,14 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
     if measured:
-        nearby = direct  # a measurement is of the machine named, never of a part it uses or one using it
+        # A measurement is of the machine named, never of a part it uses; a run "on H100" is a run on a machine built of
+        # them, so the machines using a named part are where its measurements are held, when the part holds none.
+        nearby = direct
+        if not any(figure.name.startswith("measured_") and figure.dimension == claim.dimension
+                   for record_id in direct for figure in database.figures.get(record_id, [])):
+            nearby = direct.union(*(
+                {system for system in database.used_by.get(record_id, set()) if database.kinds.get(system) == "system"}
+                for record_id in records if database.kinds.get(record_id) == "accelerator"))
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
@@ -1046,10 +1055,13 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
         return "memory" in name or "hbm" in name
     if topic == "host":
         return figure.kind == "link" and any(word in name for word in ("x16", "lane", "encoding")) or "host" in name
+    # A collective's bus bandwidth measured within one box crosses its scale-up links; across nodes or racks, the network.
+    across_boxes = "busbw" in name and any(word in name for word in ("node", "rack"))
     if topic == "scale_out":
-        return figure.kind == "fabric" or "scale_out" in name or "roce" in name
+        return figure.kind == "fabric" or "scale_out" in name or "roce" in name or across_boxes
     if topic == "scale_up":
-        return (figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+        return ((figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+                or ("busbw" in name and not across_boxes))
     if topic == "compute":
         return "flops" in name
     if topic == "utilization":
