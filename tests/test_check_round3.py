@@ -66,3 +66,25 @@ def test_a_bus_bandwidth_on_a_gpu_is_a_run_on_the_machine_built_of_it(database, 
 def test_a_bus_bandwidth_no_run_agrees_with_is_no_error_in_the_peak(database):
     finding = by_place("On H100 the allreduce bus bandwidth is 555GB/s.", database)[1, "555GB/s"]
     assert finding.verdict == "unmatched"
+
+
+NVLINK_TABLE = """NVLink carries 25GB/s each way per link; you can send a total of 50GB/s over both directions.
+
+| NVLink Gen | NVLink Bandwidth (GB/s, full-duplex) | Per GPU (GB/s full-duplex) |
+| :---: | :---: | :---: |
+| **3.0** | 25 | 300 |
+| **4.0** | 25 | 450 |
+"""
+
+
+def test_a_version_under_a_family_header_names_that_generation(database):
+    found = by_place(NVLINK_TABLE, database, fmt="markdown")
+    # NVLink 3.0: 600 GB/s per A100 both ways, 300 one way; NVLink 4.0: 900 both ways, 450 one way.
+    assert found[5, "300"].verdict == "ok" and found[5, "300"].record_id == "nvlink-3"
+    assert found[6, "450"].verdict == "ok" and found[6, "450"].record_id == "nvlink-4"
+
+
+def test_a_column_header_says_how_its_cells_count_before_the_caption_does(database):
+    found = by_place(NVLINK_TABLE, database, fmt="markdown")
+    # The paragraph above the table names both counts; the header, nearer, says full-duplex: one way.
+    assert found[5, "300"].basis == "per-direction" and found[6, "450"].basis == "per-direction"

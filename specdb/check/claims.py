@@ -305,8 +305,11 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)
     cell = page.cell_of(claim.start)
     if cell is not None and (basis is None or scope is None):
-        inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
-        basis, scope = basis or _basis(inherited), scope or _scope(inherited)
+        inherited = [page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None]
+        # Nearest first: a column's header ("GB/s, full-duplex") says how its cells count before a caption that explains
+        # both counts ("25GB/s each way ... both directions").
+        basis = basis or next((stated for stated in map(_basis, inherited) if stated), None)
+        scope = scope or _scope(" ".join(inherited))
     if basis is None:
         # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
         reach = max(0, claim.start - _LABEL_REACH)
