@@ -88,3 +88,14 @@ def test_a_column_header_says_how_its_cells_count_before_the_caption_does(databa
     found = by_place(NVLINK_TABLE, database, fmt="markdown")
     # The paragraph above the table names both counts; the header, nearer, says full-duplex: one way.
     assert found[5, "300"].basis == "per-direction" and found[6, "450"].basis == "per-direction"
+
+
+def test_the_second_value_of_a_pair_is_the_other_part_named_before(database):
+    # GB300 FP4 dense 15 PFLOPS, B200 9 PFLOPS (specs/).
+    found = by_place("Differences between GB300 and B200\n\nCompute: GB300 dense FP4 is higher (15 vs 9 PFLOPS).", database)
+    assert found[3, "9 PFLOPS"].verdict == "ok" and found[3, "9 PFLOPS"].record_id == "nvidia-b200"
+
+
+def test_the_second_value_of_a_pair_no_named_part_holds_is_no_error_of_the_first(database):
+    found = by_place("Compute: GB300 dense FP4 is higher (15 vs 12 PFLOPS).", database)
+    assert found[1, "12 PFLOPS"].verdict == "unmatched"

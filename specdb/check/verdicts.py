@@ -99,6 +99,7 @@ _REJECTED = re.compile(r"\bnot\s+(?:the\s+)?[~≈]?$", re.IGNORECASE)
 # A part of a system a count may be of instead of the system ("36 GB200 superchips where one Grace CPU and two Blackwell GPUs").
 _SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|modules?|nodes?|servers?|each|per)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
+_VERSUS = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z/]+\s*)?(?:vs\.?|versus)\s*$", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
 _PIN_RATE = "a memory pin rate"
@@ -590,6 +591,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    elif finding.verdict in FAILING and _versus_same_part(state, index, figure):
+        figure, finding, direction = _other_side(database, state, claim, figure, topic)
     elif finding.verdict != "ok" and _BISECTION.search(_claim_words(state, index, within_line=True)):
         finding = _finding("unmatched", note=f"a bisection bandwidth; the database holds none (for {figure.record_id} or any part)")
     elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
@@ -635,6 +638,34 @@ def _changed_from(state: _PageState, index: int, figure: Figure) -> bool:
         and i in state.resolved and state.resolved[i].figure.record_id == figure.record_id
         for i in state.claims_in(sentence.start, claim.start)
     )
+
+
+def _versus_same_part(state: _PageState, index: int, figure: Figure) -> bool:
+    """Whether the claim is the second value of a pair ("15 vs 9 PFLOPS", "279 vs 180 GB") whose first value was matched to
+    the same part: a pair sets two parts side by side, so the second is the other part's."""
+    claim = state.claims[index]
+    pair = _VERSUS.search(state.page.text, max(0, claim.start - 40), claim.start)
+    if pair is None:
+        return False
+    if not index or state.claims[index - 1].end <= pair.start():
+        return True  # a bare number before "vs" is of the part the claim was matched to
+    before = state.resolved.get(index - 1)
+    return before is not None and before.figure.record_id == figure.record_id
+
+
+def _other_side(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
+    """"GB300 and B200 ... GB300 ... (15 vs 9 PFLOPS)": the second value of a pair is of the other part named nearest
+    before it in the paragraph or the one before (a heading), when its figure agrees; else unmatched."""
+    number = state.page.paragraph_of(claim.start)
+    start = state.page.paragraphs[number - 1 if number else number].start
+    for mention in reversed(state.mentions_in(start, claim.start)):
+        if mention.known and not mention.family and old.record_id not in mention.records:
+            figure = _best(database, claim, topic, mention.records, state)[0]
+            judged = _verdict(database, state, claim, figure) if figure is not None else None
+            if judged is not None and judged[1].verdict == "ok":
+                return judged
+            break
+    return old, _finding("unmatched", old, note=f"the other side of a pair with {old.record_id}, of a part the text does not name"), None
 
 
 def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
