@@ -99,3 +99,25 @@ def test_the_second_value_of_a_pair_is_the_other_part_named_before(database):
 def test_the_second_value_of_a_pair_no_named_part_holds_is_no_error_of_the_first(database):
     found = by_place("Compute: GB300 dense FP4 is higher (15 vs 12 PFLOPS).", database)
     assert found[1, "12 PFLOPS"].verdict == "unmatched"
+
+
+def ratios(text, database):
+    return {finding.claim: finding for finding in check_text(text, database, path="page") if finding.claim.endswith(("x", "X"))}
+
+
+def test_a_ratio_whose_nearest_figure_no_record_holds_is_not_judged_on_figures_further_back(database):
+    # MI300X 5.3 TB/s and H100 3.35 TB/s of HBM are held; FP16 is not held for either, so "5X" divides unheld figures.
+    text = ("The MI300X has 5.3 TB/s of HBM bandwidth against 3.35 TB/s on the H100.\n\nThe MI300X reaches 1.31 petaflops"
+            " at FP16, while the H100 achieves 989.5 teraflops. The MI300X performs up to 5X faster in certain operations.")
+    assert "5X" not in ratios(text, database)
+
+
+def test_a_ratio_is_not_judged_between_a_figure_and_the_same_value_held_for_its_link(database):
+    text = "The H100 has 900 GB/s of NVLink bandwidth, and NVLink 4 carries 900 GB/s per GPU, enabling 3x faster training."
+    assert "3x" not in ratios(text, database)
+
+
+def test_a_ratio_is_not_judged_between_a_bandwidth_and_a_capacity(database):
+    # TPU v5e: 16 GB of HBM, 819 GB/s; 819 / 16 = 51, which no "higher bandwidth" states.
+    text = "The TPU v5e has 16 GB of HBM. Its VMEM bandwidth is around 22x higher than HBM bandwidth."
+    assert "22x" not in ratios(text, database)

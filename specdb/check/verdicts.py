@@ -343,6 +343,7 @@ class _PageState:
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
+        self.unheld: set[int] = set()  # claims matched to a figure but judged another quantity than any held (unmatched)
         self.sentence_counting: dict[int, str | None] = {}
         self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
         self.counted_in_line: dict[tuple[int, str, str], str] = {}  # (line start, record, value as written) -> the counting stated there
@@ -608,6 +609,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
                            "a value the text computes (a product of numbers), which agrees with no figure as written")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
+    if finding.verdict == "unmatched":
+        state.unheld.add(index)
     return finding
 
 
@@ -1199,6 +1202,10 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     first, second = operands
     if first.label == second.label or "count" in (first.dimension, second.dimension):
         return None  # a figure divided by itself, or a ratio of counts, is no ratio a text states
+    if first.dimension != second.dimension or abs(math.log(first.one_way / second.one_way)) < _RATIO_TOLERANCE:
+        # "22x higher" sets like beside like, and differs: a bandwidth over a capacity, or a part's figure over the same
+        # value held for the link it uses, are sides picked wrongly, not what the text divides.
+        return None
     high, low = (first, second) if first.quoted >= second.quoted else (second, first)
     quoted = high.quoted / low.quoted
     one_way = high.one_way / low.one_way
@@ -1268,8 +1275,12 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         number = page.paragraph_of(claim.start)
         since = page.paragraphs[max(number - 2, 0)].start
         named = state.topics.first(*_own_phrase(state, index))
+        # The figures last given are the page's, matched or not: where the nearest is one no record holds ("1.31
+        # petaflops at FP16", "90 GB/s of ICI per axis"), the ratio divides it, and is not judged on figures further back.
+        unheld = next((i for i in reversed(range(index)) if state.claims[i].start >= since and state.claims[i].kind == "quantity"
+                       and state.claims[i].dimension != "count" and (i not in state.resolved or i in state.unheld)), -1)
         recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"
-                  and (named is None or _named_kind(named[1], state.resolved[i].figure))]
+                  and i > unheld and (named is None or _named_kind(named[1], state.resolved[i].figure))]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
