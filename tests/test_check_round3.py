@@ -121,3 +121,17 @@ def test_a_ratio_is_not_judged_between_a_bandwidth_and_a_capacity(database):
     # TPU v5e: 16 GB of HBM, 819 GB/s; 819 / 16 = 51, which no "higher bandwidth" states.
     text = "The TPU v5e has 16 GB of HBM. Its VMEM bandwidth is around 22x higher than HBM bandwidth."
     assert "22x" not in ratios(text, database)
+
+
+def test_a_part_named_as_what_a_figure_doubles_is_no_part_of_the_figure(database):
+    # The H200 holds 141 GB; the H100 80 GB. The H100 is named only as the comparand.
+    found = by_place("The NVIDIA H200 is a Hopper GPU.\nMemory: 141GB HBM3e (double the memory capacity of H100)", database)
+    assert found[2, "141GB"].verdict == "ok" and found[2, "141GB"].record_id == "nvidia-h200-sxm"
+
+
+def test_a_part_the_page_s_part_succeeds_is_no_part_of_its_figures(database):
+    # Gaudi 3: 128 GB of HBM; the Gaudi 2 holds 96 GB.
+    text = ("Intel revealed the Gaudi 3 accelerator. The new chip, which succeeds the Gaudi 2, combines two dies and"
+            " includes 128 GB of HBM2e memory.")
+    found = by_place(text, database)
+    assert found[1, "128 GB"].verdict == "ok" and found[1, "128 GB"].record_id == "intel-gaudi-3"

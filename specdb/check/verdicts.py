@@ -133,7 +133,10 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 # MI300X"), and where that phrase ends: a part named in it is the other side, not the part of a figure outside it.
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
                         r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
-                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on)"
+                        # "(double the memory capacity of H100)", "succeeds the Gaudi 2", Portuguese and Spanish "sucede ao Gaudi 2"
+                        r"|(?:double|twice|triple|half)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:of|that\s+of)|succeeds|successor\s+(?:to|of)"
+                        r"|sucede\s+(?:ao?|al)|sucesor\s+de[l]?)\b", re.IGNORECASE)
 # The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
 _PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
                          r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
