@@ -135,3 +135,10 @@ def test_a_part_the_page_s_part_succeeds_is_no_part_of_its_figures(database):
             " includes 128 GB of HBM2e memory.")
     found = by_place(text, database)
     assert found[1, "128 GB"].verdict == "ok" and found[1, "128 GB"].record_id == "intel-gaudi-3"
+
+
+def test_chinese_commas_and_full_stops_part_one_figure_from_the_next(database):
+    # A100 80GB SXM: 2,039 GB/s ("2TB/s" within rounding); H100 SXM: 3.35 TB/s.
+    found = by_place("高带宽显存。A100 80GB 版带宽 2TB/s，H100 80GB 版 3.35TB/s。", database)
+    assert found[1, "2TB/s"].verdict == "ok" and found[1, "2TB/s"].record_id.startswith("nvidia-a100")
+    assert found[1, "3.35TB/s"].verdict == "ok" and found[1, "3.35TB/s"].record_id == "nvidia-h100-sxm"

@@ -121,7 +121,7 @@ _SCOPES = (
     ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b|\blane\s*/|/\s*lane\b", re.IGNORECASE)),
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
-JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+JOINER = re.compile(r"[,，、]|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
 _MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
