@@ -142,3 +142,12 @@ def test_chinese_commas_and_full_stops_part_one_figure_from_the_next(database):
     found = by_place("高带宽显存。A100 80GB 版带宽 2TB/s，H100 80GB 版 3.35TB/s。", database)
     assert found[1, "2TB/s"].verdict == "ok" and found[1, "2TB/s"].record_id.startswith("nvidia-a100")
     assert found[1, "3.35TB/s"].verdict == "ok" and found[1, "3.35TB/s"].record_id == "nvidia-h100-sxm"
+
+
+def test_a_markdown_row_s_notes_state_the_counting_of_its_figures(database):
+    # PCIe 5.0 x16: 128 GB/s both ways; "~64 GB/s" in a row noted bidirectional is half of it.
+    table = ("| Link | Bandwidth | Notes |\n| --- | --- | --- |\n| PCIe Gen5 x16 | ~64 GB/s | CPU to GPU, bidirectional |\n"
+             "| PCIe Gen5 x16 | ~64 GB/s | bidirectional or per direction |\n")
+    found = by_place(table, database, fmt="markdown")
+    assert found[3, "64 GB/s"].verdict == "mismatch" and found[3, "64 GB/s"].figure == "x16_bidirectional_bandwidth"
+    assert found[4, "64 GB/s"].figure != "x16_bidirectional_bandwidth"  # a row stating both counts says neither

@@ -310,6 +310,13 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
         # both counts ("25GB/s each way ... both directions").
         basis = basis or next((stated for stated in map(_basis, inherited) if stated), None)
         scope = scope or _scope(" ".join(inherited))
+        if basis is None:
+            # "| PCIe Gen5 x16 | ~64 GB/s | ~1 μs | CPU↔GPU, bidirectional |": a Markdown row's notes count its figures.
+            row_start = page.text.rfind("\n", 0, claim.start) + 1
+            row_end = page.text.find("\n", claim.end)
+            row = page.text[row_start:len(page.text) if row_end < 0 else row_end]
+            both, one = BIDIRECTIONAL.search(row) is not None, PER_DIRECTION.search(row) is not None
+            basis = _basis(row) if row.lstrip().startswith("|") and both != one else None  # a row stating both says neither
     if basis is None:
         # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
         reach = max(0, claim.start - _LABEL_REACH)
