@@ -102,7 +102,7 @@ def test_the_second_value_of_a_pair_no_named_part_holds_is_no_error_of_the_first
 
 
 def ratios(text, database):
-    return {finding.claim: finding for finding in check_text(text, database, path="page") if finding.claim.endswith(("x", "X"))}
+    return {finding.claim: finding for finding in check_text(text, database, path="page") if finding.claim.endswith(("x", "X", "×"))}
 
 
 def test_a_ratio_whose_nearest_figure_no_record_holds_is_not_judged_on_figures_further_back(database):
@@ -151,3 +151,11 @@ def test_a_markdown_row_s_notes_state_the_counting_of_its_figures(database):
     found = by_place(table, database, fmt="markdown")
     assert found[3, "64 GB/s"].verdict == "mismatch" and found[3, "64 GB/s"].figure == "x16_bidirectional_bandwidth"
     assert found[4, "64 GB/s"].figure != "x16_bidirectional_bandwidth"  # a row stating both counts says neither
+
+
+def test_a_ratio_called_rough_agrees_within_the_rounding_cap(database):
+    # NVLink 5: 1.8 TB/s per GPU both ways; PCIe 4.0 x16 32 GB/s one way; 1800 / 32 = 56.25, 2.2% from 55.
+    text = "A x16 slot at Gen4 unidirectional is 32 GB/s, vs NVLink 5's per-GPU bandwidth of 1.8 TB/s. Roughly 55× slower."
+    assert ratios(text, database)["55×"].verdict == "mixed-basis"
+    exact = "A x16 slot at Gen4 unidirectional is 32 GB/s, vs NVLink 5's per-GPU bandwidth of 1.8 TB/s. It is 55× slower."
+    assert ratios(exact, database)["55×"].verdict == "mismatch"

@@ -16,7 +16,7 @@ import math
 import re
 import sqlite3
 from bisect import bisect_left, bisect_right, insort
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import islice, pairwise
 from typing import Any
 
@@ -99,6 +99,7 @@ _REJECTED = re.compile(r"\bnot\s+(?:the\s+)?[~≈]?$", re.IGNORECASE)
 # A part of a system a count may be of instead of the system ("36 GB200 superchips where one Grace CPU and two Blackwell GPUs").
 _SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|modules?|nodes?|servers?|each|per)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
+_ROUGHLY = re.compile(r"(?:\b(?:roughly|about|around|approximately|nearly|almost|close\s+to)|[~≈])\s*(?:\*\*)?\s*$", re.IGNORECASE)
 _VERSUS = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z/]+\s*)?(?:vs\.?|versus)\s*$", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
@@ -1219,6 +1220,11 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     one_way_text = f"{_number_text(one_way, 2)} times counted one way"
     if _ratio_agrees(claim, one_way):
         return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
+    if _ROUGHLY.search(state.page.text, max(0, claim.start - 16), claim.start):
+        # "Roughly 55×" of 56.25: a ratio its words call rough is rounded more than its digits say, up to the rounding cap.
+        claim = replace(claim, half_unit=max(claim.half_unit, _ROUNDING_CAP * claim.value))
+        if _ratio_agrees(claim, one_way):
+            return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
                         note="divides figures counted differently", suggestion=one_way_text)
