@@ -159,3 +159,10 @@ def test_a_ratio_called_rough_agrees_within_the_rounding_cap(database):
     assert ratios(text, database)["55×"].verdict == "mixed-basis"
     exact = "A x16 slot at Gen4 unidirectional is 32 GB/s, vs NVLink 5's per-GPU bandwidth of 1.8 TB/s. It is 55× slower."
     assert ratios(exact, database)["55×"].verdict == "mismatch"
+
+
+def test_a_header_naming_a_gpu_s_rate_heads_rates_not_a_count_of_gpus(database):
+    table = ("| Node Type | GPUs per node | GPU egress bandwidth |\n| :-: | :-: | :-: |\n| GB200 NVL72 | 72 | 900e9 |\n")
+    found = by_place(table, database, fmt="markdown")
+    assert found[3, "72"].verdict == "ok"
+    assert (3, "900e9") not in found or found[3, "900e9"].figure != "accelerators"

@@ -76,7 +76,9 @@ _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(
 # column's figure ("3.35 TB/s or 3.4" is).
 _VERSION_IN_NAME = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]?$")
 # A column of counts: "Lanes", "Links/GPU", "GPUs".
-_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b(?!\s*(?:BW|bandwidth|speed|rate))",
+# ("GPU egress bandwidth" heads rates of a GPU, not a count of GPUs: a rate word anywhere in the header says so.)
+_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b"
+                           r"(?!.*\b(?:BW|bandwidth|speed|rate|throughput|egress|ingress))",
                            re.IGNORECASE)
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
