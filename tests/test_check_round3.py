@@ -166,3 +166,14 @@ def test_a_header_naming_a_gpu_s_rate_heads_rates_not_a_count_of_gpus(database):
     found = by_place(table, database, fmt="markdown")
     assert found[3, "72"].verdict == "ok"
     assert (3, "900e9") not in found or found[3, "900e9"].figure != "accelerators"
+
+
+def test_a_part_named_in_another_cell_of_the_row_is_the_row_s(database):
+    # The paragraph above names the H100 (NVLink 4: 25 GB/s per link one way); the row is of InfiniBand, which the table
+    # does not say the generation of: its 50 is no NVLink figure.
+    table = ("Within an H100 node each NVLink link carries 25GB/s full-duplex.\n\n"
+             "| Level | Switch Type | GPU-to-GPU Bandwidth (GB/s, full-duplex) |\n| :-: | :-: | :-: |\n"
+             "| Node | NVLink 4 | 25 |\n| Leaf | IB | 50 |\n")
+    found = by_place(table, database, fmt="markdown")
+    assert found[5, "25"].verdict == "ok" and found[5, "25"].record_id == "nvlink-4"
+    assert found[6, "50"].verdict == "unmatched" and found[6, "50"].record_id is None  # not the H100's or NVLink's

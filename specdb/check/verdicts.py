@@ -347,6 +347,7 @@ class _PageState:
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
+        self.rows: dict[int, list[Span]] | None = None  # row label's start -> the row's other cells, built when first asked
         self.unheld: set[int] = set()  # claims matched to a figure but judged another quantity than any held (unmatched)
         self.sentence_counting: dict[int, str | None] = {}
         self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
@@ -372,6 +373,18 @@ class _PageState:
         """Whether a name stands in a phrase of comparison that the claim is outside of."""
         phrase = self.compared(mention)
         return phrase is not None and not phrase[0] <= claim.start < phrase[1]
+
+    def row_cells(self, claim: Claim) -> list[Span]:
+        """The other cells of a claim's table row, past its first (the label) and before the claim's own."""
+        cell = self.page.cell_of(claim.start)
+        if cell is None or cell.label is None:
+            return []
+        if self.rows is None:
+            self.rows = {}
+            for other in self.page.cells:
+                if other.label is not None:
+                    self.rows.setdefault(other.label.start, []).append(Span(other.start, other.end))
+        return [span for span in self.rows.get(cell.label.start, []) if span.start != cell.start]
 
     def claims_in(self, start: int, end: int) -> range:
         return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
@@ -867,7 +880,15 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                                           and database.kinds.get(mention.records[0]) == "accelerator"
                                           for mention in state.mentions_in(within.start, within.end)):
         tiers.append((apart(nearest(*own, True)), "variants"))
-    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
+    cell = page.cell_of(claim.start)
+    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim) if span is not cell.caption]
+    row = [mention for span in state.row_cells(claim) for family in (False, True) for mention in nearest(span.start, span.end, family)]
+    if row:
+        # "| Leaf | 256 | 8 | IB | 50 |": a part named in another cell of the row than its first ("Switch Type" IB) is the
+        # row's, before any the paragraph above the table names.
+        tiers.append((row, "row"))
+    if cell is not None and cell.caption is not None:
+        tiers.append((nearest(cell.caption.start, cell.caption.end, False), "labels"))
     tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
@@ -885,7 +906,10 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     for mentions, trust in tiers:
         # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
         # that holds no figure of the claim's kind makes the cell unmatched (the L40S row's memory is not the L4's).
-        labels, trust = trust == "labels", "decides" if trust == "labels" else trust
+        # A part named in the row's other cells that holds no figure of the kind makes the cell unmatched, as a label does,
+        # family or not (the IB row's rate is no NVLink figure remembered from before the table).
+        labels, in_row = trust in ("labels", "row"), trust == "row"
+        trust = "decides" if labels else trust
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
         for order, mention in enumerate(mentions):
@@ -902,10 +926,13 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 # the page's subject, and the other side of a comparison, are no part this claim names
                 named = mention
             if figure is None:
-                if labels and not mention.family:
+                if labels and (in_row or not mention.family):
                     lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
+            if in_row and not direct:
+                lacking = lacking or mention  # only the row's part's own figures, not those of parts using it
+                continue
             if trust == "variants":
                 if not direct or figure.kind != "accelerator":
                     continue  # a family of links or fabrics ("NVLink", "InfiniBand") names a generation only by agreeing, as below
