@@ -375,7 +375,7 @@ class _PageState:
         return phrase is not None and not phrase[0] <= claim.start < phrase[1]
 
     def row_cells(self, claim: Claim) -> list[Span]:
-        """The other cells of a claim's table row, past its first (the label) and before the claim's own."""
+        """The cells of a claim's table row other than its first (the label) and the claim's own."""
         cell = self.page.cell_of(claim.start)
         if cell is None or cell.label is None:
             return []
