@@ -76,7 +76,9 @@ _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(
 # column's figure ("3.35 TB/s or 3.4" is).
 _VERSION_IN_NAME = re.compile(r"\b[A-Za-z]*[A-Z][A-Za-z]*[ \u00a0]?$")
 # A column of counts: "Lanes", "Links/GPU", "GPUs".
-_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b(?!\s*(?:BW|bandwidth|speed|rate))",
+# ("GPU egress bandwidth" heads rates of a GPU, not a count of GPUs: a rate word anywhere in the header says so.)
+_HEADER_COUNT = re.compile(r"\W*(?:number\s+of\s+|#\s*)?(?P<noun>GPU|accelerator|chip|link|lane|port|NIC)s?\b"
+                           r"(?!.*\b(?:BW|bandwidth|speed|rate|throughput|egress|ingress))",
                            re.IGNORECASE)
 _COUNT_NOUNS = {"gpu": "accelerators", "accelerator": "accelerators", "chip": "accelerators", "tpu": "accelerators",
                 "xpu": "accelerators", "link": "links", "lane": "lanes", "port": "ports", "nic": "nics"}
@@ -107,10 +109,11 @@ _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
 BIDIRECTIONAL = re.compile(
-    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b", re.IGNORECASE)
+    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b|双向", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
+# Chinese writes "单向" (one way) and "双向" (both ways) inside words, with no word boundary to look for.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b|单向",
     re.IGNORECASE,
 )
 _SCOPES = (
@@ -120,7 +123,7 @@ _SCOPES = (
     ("per-lane", re.compile(r"\b(?:per|each)[\s-]lane\b|\blane\s*/|/\s*lane\b", re.IGNORECASE)),
     ("per-system", re.compile(r"\baggregate\b|\b(?:per|each)\s+(?:system|rack|node|server)\b|\bin\s+total\b", re.IGNORECASE)),
 )
-JOINER = re.compile(r",|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
+JOINER = re.compile(r"[,，、]|\b(?:and|or|but|while|whereas|versus|vs|than|against)\b")
 _MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
@@ -304,8 +307,18 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
     basis, scope = claim.basis or _basis(around), claim.scope or _scope(around)
     cell = page.cell_of(claim.start)
     if cell is not None and (basis is None or scope is None):
-        inherited = " ".join(page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None)
-        basis, scope = basis or _basis(inherited), scope or _scope(inherited)
+        inherited = [page.text[span.start:span.end] for span in (cell.header, cell.label, cell.caption) if span is not None]
+        # Nearest first: a column's header ("GB/s, full-duplex") says how its cells count before a caption that explains
+        # both counts ("25GB/s each way ... both directions").
+        basis = basis or next((stated for stated in map(_basis, inherited) if stated), None)
+        scope = scope or _scope(" ".join(inherited))
+        if basis is None:
+            # "| PCIe Gen5 x16 | ~64 GB/s | ~1 μs | CPU↔GPU, bidirectional |": a Markdown row's notes count its figures.
+            row_start = page.text.rfind("\n", 0, claim.start) + 1
+            row_end = page.text.find("\n", claim.end)
+            row = page.text[row_start:len(page.text) if row_end < 0 else row_end]
+            both, one = BIDIRECTIONAL.search(row) is not None, PER_DIRECTION.search(row) is not None
+            basis = _basis(row) if row.lstrip().startswith("|") and both != one else None  # a row stating both says neither
     if basis is None:
         # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
         reach = max(0, claim.start - _LABEL_REACH)

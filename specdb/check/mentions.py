@@ -40,6 +40,7 @@ _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
 _VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
 _VERSION_NUMBER = re.compile(r"(\d+)(?:\.0)?\b")
+_BARE_VERSION = re.compile(r"(?:v|Gen\s?)?(\d{1,2})(?:\.0)?", re.IGNORECASE)
 _SPEED_SUFFIX = re.compile(r"([A-Za-z]+)(\d+)")
 _WORD_START = re.compile(r"(?<![\w-])\w")
 _SEPARATORS = str.maketrans("", "", " \t\n\r-")
@@ -140,6 +141,7 @@ class Lexicon:
                 found.append(Mention(match.start(), match.end(), match.group(), records))
         found = self._unknown_versions(text, found)
         found.extend(self._generations(page, found))
+        found.extend(self._versions_under_family(page, found))
         taken = Spans()
         for mention in sorted(found, key=lambda mention: mention.start):
             taken.add(mention.start, mention.end)
@@ -173,6 +175,24 @@ class Lexicon:
             else:
                 result.append(mention)
         return result
+
+    def _versions_under_family(self, page: Page, mentions: list[Mention]) -> list[Mention]:
+        """"| NVLink Gen | ... |" over "| 3.0 | ... |": a cell holding only a version, in a column whose header names a
+        family, names that generation of the family, as "NVLink 3.0" would."""
+        found = []
+        starts = [mention.start for mention in mentions]
+        text = page.text
+        for cell in page.cells:
+            version = _BARE_VERSION.fullmatch(text[cell.start:cell.end].strip(" \t*_"))
+            if version is None or cell.header is None:
+                continue
+            header = mentions[bisect_left(starts, cell.header.start):bisect_left(starts, cell.header.end)]
+            family = next((mention for mention in header if mention.family), None)
+            records = self.names.get(_key(f"{family.text} {version[1]}")) if family is not None else None
+            if records and len(records) == 1:
+                at = text.index(version.group(), cell.start)
+                found.append(Mention(at, at + len(version.group()), version.group(), records))
+        return found
 
     def _with_speed(self, model: str) -> tuple[str, ...]:
         """"NDR400": a name the records know followed by the rate their own name gives ("InfiniBand NDR (400 Gb/s)") is that

@@ -29,9 +29,10 @@ _HTML_BLOCK = re.compile(r"</?(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|a
 _HTML_ENTITY = re.compile(r"&(#\d+|#x[0-9a-fA-F]+|[a-zA-Z]+);")
 _MARKDOWN_LINK_TARGET = re.compile(r"\]\([^)\s]*\)")
 _URL = re.compile(r"\bhttps?://\S+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+")
+# Chinese and Japanese end sentences with full-width marks and no space after them.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|[。！？]")
 _HTML_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n")
-_CLAUSE_END = re.compile(r"[;:—–]|\s-\s|\s\|\s")
+_CLAUSE_END = re.compile(r"[;:—–；：]|\s-\s|\s\|\s")
 _LINE_BREAK = re.compile(r"\n")
 _SPACE = re.compile(r"\s+")
 # Longer paragraphs and sentences are cut, at a line break, a sentence or clause end or a space, so that the words

@@ -16,7 +16,7 @@ import math
 import re
 import sqlite3
 from bisect import bisect_left, bisect_right, insort
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from itertools import islice, pairwise
 from typing import Any
 
@@ -82,7 +82,9 @@ _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.I
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
-                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf", re.IGNORECASE)
+                       r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf"
+                       r"|\bbus\s+bandwidth\b|\balgo(?:rithm)?\s+bandwidth\b|\b(?:all_reduce|all_gather|reduce_scatter|alltoall|sendrecv)_perf\b"
+                       r"|\bnccl-tests\b", re.IGNORECASE)
 # A sentence that tells of a run of the writer's own ("we run DeepEP's test", "I only achieved", "was able to achieve"):
 # its figures are measurements, unless a figure's own words call it the rating.
 # ("The H100 achieves 3.35 TB/s" is a vendor's rating: a run is the writer's own, or someone "able to achieve" it.)
@@ -97,6 +99,8 @@ _REJECTED = re.compile(r"\bnot\s+(?:the\s+)?[~≈]?$", re.IGNORECASE)
 # A part of a system a count may be of instead of the system ("36 GB200 superchips where one Grace CPU and two Blackwell GPUs").
 _SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|modules?|nodes?|servers?|each|per)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
+_ROUGHLY = re.compile(r"(?:\b(?:roughly|about|around|approximately|nearly|almost|close\s+to)|[~≈])\s*(?:\*\*)?\s*$", re.IGNORECASE)
+_VERSUS = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z/]+\s*)?(?:vs\.?|versus)\s*$", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
 _PIN_RATE = "a memory pin rate"
@@ -130,7 +134,10 @@ _COMPARISON = re.compile(r"\b(?:than|against|versus|vs\.?|compared (?:to|with))\
 # MI300X"), and where that phrase ends: a part named in it is the other side, not the part of a figure outside it.
 _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative\s+to|(?:upgrade|successor|step\s+up)\s+(?:to|from|over)"
                         r"|(?:evolution|derivative|refresh)\s+of|same\s+(?:[\w-]+\s+){0,4}?as"
-                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on))\b", re.IGNORECASE)
+                        r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on)"
+                        # "(double the memory capacity of H100)", "succeeds the Gaudi 2", Portuguese and Spanish "sucede ao Gaudi 2"
+                        r"|(?:double|twice|triple|half)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:of|that\s+of)|succeeds|successor\s+(?:to|of)"
+                        r"|sucede\s+(?:ao?|al)|sucesor\s+de[l]?)\b", re.IGNORECASE)
 # The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
 _PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
                          r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
@@ -341,8 +348,11 @@ class _PageState:
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
+        self.rows: dict[int, list[Span]] | None = None  # row label's start -> the row's other cells, built when first asked
+        self.unheld: set[int] = set()  # claims matched to a figure but judged another quantity than any held (unmatched)
         self.sentence_counting: dict[int, str | None] = {}
         self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
+        self.counted_in_line: dict[tuple[int, str, str], str] = {}  # (line start, record, value as written) -> the counting stated there
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -365,6 +375,18 @@ class _PageState:
         phrase = self.compared(mention)
         return phrase is not None and not phrase[0] <= claim.start < phrase[1]
 
+    def row_cells(self, claim: Claim) -> list[Span]:
+        """The cells of a claim's table row other than its first (the label) and the claim's own."""
+        cell = self.page.cell_of(claim.start)
+        if cell is None or cell.label is None:
+            return []
+        if self.rows is None:
+            self.rows = {}
+            for other in self.page.cells:
+                if other.label is not None:
+                    self.rows.setdefault(other.label.start, []).append(Span(other.start, other.end))
+        return [span for span in self.rows.get(cell.label.start, []) if span.start != cell.start]
+
     def claims_in(self, start: int, end: int) -> range:
         return range(bisect_left(self.claim_starts, start), bisect_left(self.claim_starts, end))
 
@@ -377,6 +399,8 @@ class _PageState:
             self.repeats.add(claim.dimension, claim.value, resolved.figure)
             if claim.basis and self.page.cell_of(claim.start) is not None:
                 self.counted.setdefault((resolved.figure.id, f"{claim.value:.4g}"), claim.basis)
+            elif claim.basis or self.sentence_counts(claim):
+                self.counted_in_line.setdefault(self._line_key(resolved.figure, claim), claim.basis or self.sentence_counts(claim))
         if topic:
             offsets, records = self.topic_records.setdefault(topic, ([], []))
             offsets.append(claim.start)
@@ -384,8 +408,14 @@ class _PageState:
 
     def counted_before(self, figure: Figure, claim: Claim) -> str | None:
         """How the page's table counted the same value of the same figure ("63" under "Uni-dir.", then "the 63GBps row
-        above"): a table is where a page sets out its figures, and its prose repeats them."""
-        return self.counted.get((figure.id, f"{claim.value:.4g}"))
+        above"), or the same paragraph the same value of the same part: a table is where a page sets out its figures,
+        and its prose repeats them."""
+        return self.counted.get((figure.id, f"{claim.value:.4g}")) or self.counted_in_line.get(self._line_key(figure, claim))
+
+    def _line_key(self, figure: Figure, claim: Claim) -> tuple[int, str, str]:
+        """A value of a part in one paragraph (a line of prose): "NVLink4 unidirectional bandwidth is 450 GB/s, ... comparable
+        to 450GB/s" repeats the value counted as first said, whichever of the part's figures each is matched to."""
+        return self.page.text.rfind("\n", 0, claim.start), figure.record_id, f"{claim.value:.4g}"
 
     def resolved_before(self, index: int) -> list[int]:
         """The claims matched before a claim, nearest first, as far back as the checker looks."""
@@ -580,6 +610,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if finding.verdict in FAILING and _changed_from(state, index, figure):
         # "lifting memory from 192 GB to 256 GB and bandwidth to ~6 TB/s": the new values are the page's part's, not the old part's.
         figure, finding, direction = _new_part(database, state, claim, figure, topic)
+    elif finding.verdict in FAILING and _versus_same_part(state, index, figure):
+        figure, finding, direction = _other_side(database, state, claim, figure, topic)
     elif finding.verdict != "ok" and _BISECTION.search(_claim_words(state, index, within_line=True)):
         finding = _finding("unmatched", note=f"a bisection bandwidth; the database holds none (for {figure.record_id} or any part)")
     elif finding.verdict in FAILING and claim.dimension == "count" and _counts_a_unit(state, claim, figure):
@@ -599,6 +631,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
                            "a value the text computes (a product of numbers), which agrees with no figure as written")
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
+    if finding.verdict == "unmatched":
+        state.unheld.add(index)
     return finding
 
 
@@ -640,6 +674,34 @@ def _changed_from(state: _PageState, index: int, figure: Figure) -> bool:
         and i in state.resolved and state.resolved[i].figure.record_id == figure.record_id
         for i in state.claims_in(sentence.start, claim.start)
     )
+
+
+def _versus_same_part(state: _PageState, index: int, figure: Figure) -> bool:
+    """Whether the claim is the second value of a pair ("15 vs 9 PFLOPS", "279 vs 180 GB") whose first value was matched to
+    the same part: a pair sets two parts side by side, so the second is the other part's."""
+    claim = state.claims[index]
+    pair = _VERSUS.search(state.page.text, max(0, claim.start - 40), claim.start)
+    if pair is None:
+        return False
+    if not index or state.claims[index - 1].end <= pair.start():
+        return True  # a bare number before "vs" is of the part the claim was matched to
+    before = state.resolved.get(index - 1)
+    return before is not None and before.figure.record_id == figure.record_id
+
+
+def _other_side(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
+    """"GB300 and B200 ... GB300 ... (15 vs 9 PFLOPS)": the second value of a pair is of the other part named nearest
+    before it in the paragraph or the one before (a heading), when its figure agrees; else unmatched."""
+    number = state.page.paragraph_of(claim.start)
+    start = state.page.paragraphs[number - 1 if number else number].start
+    for mention in reversed(state.mentions_in(start, claim.start)):
+        if mention.known and not mention.family and old.record_id not in mention.records:
+            figure = _best(database, claim, topic, mention.records, state)[0]
+            judged = _verdict(database, state, claim, figure) if figure is not None else None
+            if judged is not None and judged[1].verdict == "ok":
+                return judged
+            break
+    return old, _finding("unmatched", old, note=f"the other side of a pair with {old.record_id}, of a part the text does not name"), None
 
 
 def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
@@ -834,7 +896,15 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                                           and database.kinds.get(mention.records[0]) == "accelerator"
                                           for mention in state.mentions_in(within.start, within.end)):
         tiers.append((apart(nearest(*own, True)), "variants"))
-    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim)]
+    cell = page.cell_of(claim.start)
+    tiers += [(nearest(span.start, span.end, False), "labels") for span in _inherited(page, claim) if span is not cell.caption]
+    row = [mention for span in state.row_cells(claim) for family in (False, True) for mention in nearest(span.start, span.end, family)]
+    if row:
+        # "| Leaf | 256 | 8 | IB | 50 |": a part named in another cell of the row than its first ("Switch Type" IB) is the
+        # row's, before any the paragraph above the table names.
+        tiers.append((row, "row"))
+    if cell is not None and cell.caption is not None:
+        tiers.append((nearest(cell.caption.start, cell.caption.end, False), "labels"))
     tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
@@ -852,7 +922,10 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     for mentions, trust in tiers:
         # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
         # that holds no figure of the claim's kind makes the cell unmatched (the L40S row's memory is not the L4's).
-        labels, trust = trust == "labels", "decides" if trust == "labels" else trust
+        # A part named in the row's other cells that holds no figure of the kind makes the cell unmatched, as a label does,
+        # family or not (the IB row's rate is no NVLink figure remembered from before the table).
+        labels, in_row = trust in ("labels", "row"), trust == "row"
+        trust = "decides" if labels else trust
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
         for order, mention in enumerate(mentions):
@@ -869,10 +942,13 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 # the page's subject, and the other side of a comparison, are no part this claim names
                 named = mention
             if figure is None:
-                if labels and not mention.family:
+                if labels and (in_row or not mention.family):
                     lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
+            if in_row and not direct:
+                lacking = lacking or mention  # only the row's part's own figures, not those of parts using it
+                continue
             if trust == "variants":
                 if not direct or figure.kind != "accelerator":
                     continue  # a family of links or fabrics ("NVLink", "InfiniBand") names a generation only by agreeing, as below
@@ -962,7 +1038,14 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if claim.dimension == "compute" and sparse:
         return None, False, math.inf  # the database holds dense figures only
     if measured:
-        nearby = direct  # a measurement is of the machine named, never of a part it uses or one using it
+        # A measurement is of the machine named, never of a part it uses; a run "on H100" is a run on a machine built of
+        # them, so the machines using a named part are where its measurements are held, when the part holds none.
+        nearby = direct
+        if not any(figure.name.startswith("measured_") and figure.dimension == claim.dimension
+                   for record_id in direct for figure in database.figures.get(record_id, [])):
+            nearby = direct.union(*(
+                {system for system in database.used_by.get(record_id, set()) if database.kinds.get(system) == "system"}
+                for record_id in records if database.kinds.get(record_id) == "accelerator"))
     candidates = [
         figure for record_id in sorted(nearby) for figure in database.figures.get(record_id, [])
         if figure.dimension == claim.dimension and _about(figure, topic, claim) and figure.name.startswith("measured_") == measured
@@ -1053,10 +1136,13 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
         return "memory" in name or "hbm" in name
     if topic == "host":
         return figure.kind == "link" and any(word in name for word in ("x16", "lane", "encoding")) or "host" in name
+    # A collective's bus bandwidth measured within one box crosses its scale-up links; across nodes or racks, the network.
+    across_boxes = "busbw" in name and any(word in name for word in ("node", "rack"))
     if topic == "scale_out":
-        return figure.kind == "fabric" or "scale_out" in name or "roce" in name
+        return figure.kind == "fabric" or "scale_out" in name or "roce" in name or across_boxes
     if topic == "scale_up":
-        return (figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+        return ((figure.kind == "link" and not any(word in name for word in ("x16", "lane_rate", "encoding"))) or "scale_up" in name
+                or ("busbw" in name and not across_boxes))
     if topic == "compute":
         return "flops" in name
     if topic == "utilization":
@@ -1163,6 +1249,10 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     first, second = operands
     if first.label == second.label or "count" in (first.dimension, second.dimension):
         return None  # a figure divided by itself, or a ratio of counts, is no ratio a text states
+    if first.dimension != second.dimension or abs(math.log(first.one_way / second.one_way)) < _RATIO_TOLERANCE:
+        # "22x higher" sets like beside like, and differs: a bandwidth over a capacity, or a part's figure over the same
+        # value held for the link it uses, are sides picked wrongly, not what the text divides.
+        return None
     high, low = (first, second) if first.quoted >= second.quoted else (second, first)
     quoted = high.quoted / low.quoted
     one_way = high.one_way / low.one_way
@@ -1173,6 +1263,11 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
     one_way_text = f"{_number_text(one_way, 2)} times counted one way"
     if _ratio_agrees(claim, one_way):
         return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
+    if _ROUGHLY.search(state.page.text, max(0, claim.start - 16), claim.start):
+        # "Roughly 55×" of 56.25: a ratio its words call rough is rounded more than its digits say, up to the rounding cap.
+        claim = replace(claim, half_unit=max(claim.half_unit, _ROUNDING_CAP * claim.value))
+        if _ratio_agrees(claim, one_way):
+            return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
                         note="divides figures counted differently", suggestion=one_way_text)
@@ -1232,8 +1327,12 @@ def _ratio_operands(database: Database, state: _PageState, index: int) -> tuple[
         number = page.paragraph_of(claim.start)
         since = page.paragraphs[max(number - 2, 0)].start
         named = state.topics.first(*_own_phrase(state, index))
+        # The figures last given are the page's, matched or not: where the nearest is one no record holds ("1.31
+        # petaflops at FP16", "90 GB/s of ICI per axis"), the ratio divides it, and is not judged on figures further back.
+        unheld = next((i for i in reversed(range(index)) if state.claims[i].start >= since and state.claims[i].kind == "quantity"
+                       and state.claims[i].dimension != "count" and (i not in state.resolved or i in state.unheld)), -1)
         recent = [i for i in earlier[:6] if state.claims[i].start >= since and state.claims[i].dimension != "count"
-                  and (named is None or _named_kind(named[1], state.resolved[i].figure))]
+                  and i > unheld and (named is None or _named_kind(named[1], state.resolved[i].figure))]
         for newest in recent:
             partner = next((i for i in recent if i != newest and state.claims[i].dimension == state.claims[newest].dimension), None)
             if partner is not None:
