@@ -501,3 +501,82 @@ def test_a_rate_returned_as_a_fallback_or_as_a_share_no_whole_number_makes_is_no
                     '            # halve for per-device\n            return 2307e12 / 2\n        else:\n'
                     '            return 312e12\n    if "trn1" in name:\n        # 90 BF16 TFLOPS/core\n        return 90e12\n')
     assert verdicts_of(path, data) == [(5, "peak('TPU v7')", "ok"), (7, "peak('TPU')", "unmatched"), (10, "peak('trn1')", "unmatched")]
+
+
+def test_a_rate_assigned_under_device_tests_is_read_as_returned(data, tmp_path):
+    # VeOmni assigns `flops = N` in an if/elif chain and returns it after. H100 SXM's dense BF16 is 989 TFLOPS; B200's
+    # is 2.25 PFLOPS, so 2382e12 is wrong; a name saying its unit (peak_tflops) holds TFLOPS; a name that is not the
+    # rate (bandwidth) and a value before any test are not read.
+    path = tmp_path / "count_flops.py"
+    path.write_text(
+        'def get_device_flops(device_name):\n'
+        '    flops = float("inf")\n'
+        '    if "H100" in device_name:\n'
+        '        flops = 989e12\n'
+        '        bandwidth = 3.35e12\n'
+        '    elif "B200" in device_name:\n'
+        '        flops = 2382e12\n'
+        '    return flops\n'
+        'def peak(name):\n'
+        '    if name == "B200":\n'
+        '        peak_tflops = 2250\n'
+        '    return peak_tflops * 1e12\n'
+    )
+    assert verdicts_of(path, data) == [
+        (4, "get_device_flops('H100')", "ok"), (7, "get_device_flops('B200')", "mismatch"), (11, "peak('B200')", "ok"),
+    ]
+
+
+def test_a_dicts_keys_naming_the_rate_or_another_quantity_are_no_device(data, tmp_path):
+    # timeflies keys its rates under "compute_ablility" and gives "bandwidth" beside them: the device is the H100, and
+    # 3500 * 2**30 B/s is no peak rate. 989 TFLOPS is H100 SXM's dense BF16.
+    path = tmp_path / "hardware_spec.py"
+    path.write_text('HardwareSpec = {\n    "H100": {\n        "compute_ablility": {"bfloat16": 989e12},\n'
+                    '        "bandwidth": 3500 * 2 ** 30,\n    },\n}\n')
+    _, fields = read(str(path), path.read_text())
+    assert [(f.line, f.part, f.meaning) for f in fields] == [(3, "H100", "dense:bf16")]
+
+
+def test_a_rate_written_with_a_binary_prefix_is_judged_as_the_figure_it_is(data, tmp_path):
+    # 1979 * 2**40 is NVIDIA's sparse 1979 TFLOPS with tera read as 2**40 (2.176e15 FLOP/s): sparse-as-dense. 989 * 2**40
+    # is the dense 989 TFLOPS so written, 10% high: a mismatch. Written in decimal, 989e12 is right.
+    path = tmp_path / "spec.py"
+    path.write_text('SPEC = {"H100 SXM": {"bfloat16": 1979 * 2 ** 40, "float16": 989 * 2 ** 40, "int8": 1979e12}}\n')
+    findings = judge(read(str(path), path.read_text())[1], data, str(path))
+    assert [(f.key, f.verdict) for f in findings] == [
+        ("SPEC['H100 SXM']['bfloat16']", "sparse-as-dense"), ("SPEC['H100 SXM']['float16']", "mismatch"),
+        ("SPEC['H100 SXM']['int8']", "ok"),
+    ]
+    assert "2**40" in findings[0].note and "2**40" in findings[1].note
+    # NVLink 4's 900 GB/s both ways, with giga read as 2**30 (966,367,641,600 B/s), where one way (450 GB/s) is meant.
+    node = tmp_path / "h100_sxm.yaml"
+    node.write_text("gpu:\n  mem_bw: 3350000000000\nnode:\n  intra_node_bw: 966367641600 # Byte/s per GPU, single direction\n")
+    assert verdicts_of(node, data) == [(2, "gpu.mem_bw", "ok"), (4, "node.intra_node_bw", "mixed-basis")]
+
+
+def test_a_name_several_variants_answer_to_is_not_held_to_one_of_them_at_the_precision_written(data, tmp_path):
+    # A bare "A100" is the SXM4 40GB (1,555 GB/s), the SXM4 80GB (2,039) and the PCIe 80GB (1,935): 1.6 TB/s is 1,555
+    # rounded to the digit written. The SXM4 40GB named alone is held to its figure within 2.5% (1.6 is 2.9% over), and
+    # 1.7 TB/s (1.65 to 1.75) is no variant's.
+    path = tmp_path / "specs.md"
+    path.write_text("| GPU | Memory Bandwidth (TB/s) |\n|---|---|\n| A100 | 1.6 |\n| A100 SXM4 40GB | 1.6 |\n| A100 | 1.7 |\n")
+    assert [verdict for _, _, verdict in verdicts_of(path, data)] == ["unmatched", "mismatch", "mismatch"]
+
+
+def test_markdown_cells_of_dense_and_starred_sparse_peaks_products_and_vector_rates(data, tmp_path):
+    # The notes say a star marks the sparse peak, so "1125 / 2250*" is a dense 1125 TFLOPS (B200: 2.25 PFLOPS, a
+    # mismatch) and "121 / 242*" the L4's dense 121; "4100 x 2" GB/s is 8.2 TB/s (B200: 7.7 shipping, 8 announced,
+    # 2.5% off). "BF16 TFLOPS" beside "BF16 Tensor Core TFLOPS" is the vector rate, not read; "GPU type" is not the part.
+    table = ("| Graphics Processor<br/>GPU | GPU type | VRAM, Mb | Bandwidth<br/>GB/s | BF16<br/>TFLOPS | "
+             "BF16<br/>Tensor Core<br/>TFLOPS |\n|---|---|---|---|---|---|\n"
+             "| NVIDIA B200 | Server | 183359 | 4100 x 2 | 248.3 | 1125 / 2250* |\n"
+             "| NVIDIA L4 | Server | 23034 | 300 | 30.3 | 121 / 242* |\n")
+    path = tmp_path / "gpus.md"
+    path.write_text("1. \\* Effective TOPS / TFLOPS using the Sparsity Feature\n\n" + table)
+    assert verdicts_of(path, data) == [
+        (5, "NVIDIA B200 / Bandwidth<br/>GB/s", "stale"), (5, "NVIDIA B200 / BF16<br/>Tensor Core<br/>TFLOPS", "mismatch"),
+        (6, "NVIDIA L4 / Bandwidth<br/>GB/s", "ok"), (6, "NVIDIA L4 / BF16<br/>Tensor Core<br/>TFLOPS", "ok"),
+    ]
+    # Without a note saying what the star marks, a pair is not read.
+    path.write_text(table)
+    assert [key for _, key, _ in verdicts_of(path, data)] == ["NVIDIA B200 / Bandwidth<br/>GB/s", "NVIDIA L4 / Bandwidth<br/>GB/s"]

@@ -9,6 +9,7 @@ mismatch (none of these); unmatched (the data lacks the part or the figure).
 
 from __future__ import annotations
 
+import math
 import re
 import sqlite3
 from dataclasses import asdict, dataclass, field, replace
@@ -493,15 +494,54 @@ def _verdict(item: Field, expectations: list[_Expected], data: Data, parts: set[
         # How many shares a part is split into can be a setting (AWS's logical NeuronCores): no whole number agreeing
         # is no evidence against the figure.
         return "unmatched", expectations[0], "one die's, core's or device's share, as the file says, that no whole number of shares makes the figure"
+    if len(expectations) > 1:
+        for expected in expectations:
+            if _as_precise_as_written(item, expected.value):
+                return "unmatched", expected, (f"a name several parts answer to, and {expected.record}'s {expected.text} agrees "
+                                               "at the precision the value is written to")
     # A loose field naming several parts (a bare 'H100') is no evidence against one of them.
     if len(parts) == 1 or not item.loose:
         for other in data.same_vendor(parts):
             for theirs in data.expected(other, item.meaning):
                 if _matches(item, theirs.value, theirs.text):
                     return "wrong-variant", expectations[0], f"equals {other}'s {theirs.text}"
+    if not item.loose and item.meaning != meaning.MEMORY_CAPACITY:
+        binary = _in_binary_units(item, expectations)
+        if binary is not None:
+            return binary
     if item.loose:
         return "unmatched", expectations[0], "matches no figure the data holds; the format documents this field only approximately"
     return "mismatch", expectations[0], ""
+
+
+def _as_precise_as_written(item: Field, value: float) -> bool:
+    """Whether a value is a figure rounded to the digits it is written with (1.6 TB/s for 1,555 GB/s), however far
+    that rounding takes it."""
+    return abs(item.value - value) <= half_unit(item.written, item.value) * abs(item.value) * (1 + 1e-9)
+
+
+# A rate is a decimal count (a tera is 10**12), but a program may write it with the binary prefix (2**40 for tera, as
+# capacities are written in GiB): `1979 * 2**40` is 1979 TFLOPS so written, 10% above the figure.
+_BINARY_PREFIXES = {power: 2.0 ** (10 * power) / 10.0 ** (3 * power) for power in range(1, 6)}
+_PREFIX_NAMES = {1: "kilo", 2: "mega", 3: "giga", 4: "tera", 5: "peta"}
+
+
+def _in_binary_units(item: Field, expectations: list[_Expected]) -> tuple[str, _Expected, str] | None:
+    """The verdict on a rate that is a figure the data can name once its prefix is read as binary: the figure itself
+    (a mismatch, since the value is not the figure), its sparse peak, or the link counted the other way. The prefix
+    is the one the figure is written with, or the next smaller (1979 TFLOPS for 1.979 PFLOPS)."""
+    for expected in expectations:
+        for value, verdict, what in ((expected.value, "mismatch", expected.text),
+                                     (expected.sparse, "sparse-as-dense", "twice the dense peak, the figure with 2:4 structured sparsity,"),
+                                     (expected.other_count, "mixed-basis", "the same link counted the other way,")):
+            if not value:
+                continue
+            written_with = int(math.log10(value) // 3)
+            for power in (written_with, written_with - 1):
+                if power in _BINARY_PREFIXES and agrees(item, value * _BINARY_PREFIXES[power]):
+                    return verdict, expected, (f"{what} written in binary units "
+                                               f"(2**{10 * power} for a {_PREFIX_NAMES[power]}, 10**{3 * power})")
+    return None
 
 
 def _nominal(item: Field, value: float, text: str) -> bool:

@@ -17,7 +17,12 @@ comparison gives one link's rate and is not read. Delimiter rows need one hyphen
 as the part's ("Name", "GPU", "Model") and the first is not (a table that puts the architecture first); a part cell
 loses footnote marks ("GH200 SXM (1)"), and of several parts ("H100, H200, GH200") names the first. A header naming
 a number format, memory or memory bandwidth without a unit is read where the cell gives its own ("1979 TFLOPS"), and a
-cell may name its own number format after the value ("3958 TFLOPS (FP8)").
+cell may name its own number format after the value ("3958 TFLOPS (FP8)"). "VRAM" is memory, as "memory" and "HBM"
+are. Where a table gives a number format both as a tensor-core rate ("BF16 Tensor Core TFLOPS") and without saying so
+("BF16 TFLOPS"), the second is the vector units' rate, which the data does not hold, and is not read; nor is a column
+headed as a vector or non-tensor rate. A cell holding a pair, "1125 / 2250*", is the dense and the sparse peak where the
+file's notes say the mark is sparsity's ("\\* Effective TOPS / TFLOPS using the Sparsity Feature"): the unmarked number
+is read. A cell "4100 x 2" (two dies, two stacks) is the product.
 """
 
 from __future__ import annotations
@@ -48,8 +53,14 @@ def looks_like(path: str, text: str) -> bool:
     return path.endswith((".md", ".markdown")) or any(_is_separator(line) for line in text.splitlines()[:400])
 
 
+# A note saying that a star marks a figure with sparsity ("1. \\* Effective TOPS / TFLOPS using the Sparsity Feature",
+# NVIDIA's "* With sparsity").
+_SPARSITY_NOTE = re.compile(r"^\s*(?:\d+[.)]\s+|[-+]\s+)?\\?\*(?![*\\])\s*\S.*\bspars(?:e|ity)\b", re.IGNORECASE | re.MULTILINE)
+
+
 def read(path: str, text: str) -> list[Field]:
     lines = text.splitlines()
+    starred_sparse = bool(_SPARSITY_NOTE.search(text))
     found: list[Field] = []
     index = 0
     while index + 1 < len(lines):
@@ -60,7 +71,7 @@ def read(path: str, text: str) -> list[Field]:
             row = index + 2
             while row < len(lines) and "|" in lines[row] and lines[row].strip():
                 if columns:
-                    found.extend(_row(lines[row], row + 1, header, columns, named))
+                    found.extend(_row(lines[row], row + 1, header, columns, named, starred_sparse))
                 row += 1
             index = row
         else:
@@ -83,6 +94,10 @@ def _cells(line: str) -> list[tuple[int, str]]:
 
 
 _PART_HEADER = re.compile(r"^(name|gpu|model|accelerator|device|part|chip|sku|product)s?\b", re.IGNORECASE)
+# A later column naming the part: the word alone, with "name" or "model", or before a slash ("Accelerator / product");
+# not a word of the part's kind ("GPU type": desktop or server).
+_LATER_PART_HEADER = re.compile(r"^(name|gpu|model|accelerator|device|part|chip|sku|product)s?(?:\s*$|\s+(?:name|model)s?\s*$|\s*[/\\(])",
+                                re.IGNORECASE)
 
 
 def _part_column(header: list[tuple[int, str]]) -> int:
@@ -90,7 +105,7 @@ def _part_column(header: list[tuple[int, str]]) -> int:
     as in tables that put the architecture first; else the first."""
     if header and not _PART_HEADER.match(header[0][1]):
         for position, (_, cell) in enumerate(header[1:], start=1):
-            if _PART_HEADER.match(cell):
+            if _LATER_PART_HEADER.match(cell):
                 return position
     return 0
 
@@ -107,10 +122,14 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
         return {}
     columns = {}
     # A table with a memory-capacity column calls its memory bandwidth "Peak Bandwidth" (ml-engineering's HBM table).
-    memory_table = any(re.search(r"\b(memory|hbm)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
+    memory_table = any(re.search(r"\b(memory|hbm|vram)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
+    tensor_formats = {_dtype(cell.lower()) for _, cell in header[1:] if _TENSOR_UNITS.search(cell)} - {None}
     for position, (_, cell) in enumerate(header[1:], start=1):
         lowered = cell.lower()
         if "sparse" in lowered or "sparsity" in lowered or position == named:
+            continue
+        if _VECTOR_UNITS.search(cell) or (_dtype(lowered) in tensor_formats and not _TENSOR_UNITS.search(cell)):
+            # The vector units' rate, beside the tensor cores' in the same table: not a peak the data holds.
             continue
         own_unit = _UNIT.search(cell)
         unit = (own_unit or table_unit)
@@ -119,13 +138,13 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
         dtype = _dtype(lowered)
         if dtype and (unit_text.lower() in ("tflops", "pflops", "tops") or not unit_text):
             columns[position] = (meaning.dense(dtype), scale)
-        elif not unit_text and re.search(r"(memory|hbm)\W+bandwidth", lowered):
+        elif not unit_text and re.search(r"(memory|hbm|vram)\W+bandwidth", lowered):
             columns[position] = (meaning.MEMORY_BANDWIDTH, 0.0)
-        elif not unit_text and re.search(r"\b(memory|hbm)$", lowered):
+        elif not unit_text and re.search(r"\b(memory|hbm|vram)$", lowered):
             columns[position] = (meaning.MEMORY_CAPACITY, 0.0)
-        elif (re.search(r"(memory|hbm)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
+        elif (re.search(r"(memory|hbm|vram)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
-        elif re.search(r"\b(memory|hbm)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gbs", "gib"):
+        elif re.search(r"\b(memory|hbm|vram)\b", lowered) and "bandwidth" not in lowered and unit_text.lower() in ("gb", "gbs", "gib"):
             columns[position] = (meaning.MEMORY_CAPACITY, scale)
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
             columns[position] = (meaning.POWER, 1.0)
@@ -142,6 +161,8 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
     return columns
 
 
+_TENSOR_UNITS = re.compile(r"\b(?:tensor|matrix)\b", re.IGNORECASE)
+_VECTOR_UNITS = re.compile(r"\bnon-?tensor\b|\bvector\b", re.IGNORECASE)
 # A meaning taken from the prose around a table rather than its header: judged as documented loosely.
 _LOOSELY = "loosely:"
 _PROSE_LINES = 6
@@ -200,7 +221,8 @@ def _dtype(header: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]], named: int = 0) -> list[Field]:
+def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[int, tuple[str, float]], named: int = 0,
+         starred_sparse: bool = False) -> list[Field]:
     cells = _cells(line)
     if len(cells) <= named:
         return []
@@ -225,6 +247,8 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
         if said and not _direction(said.group(1).lower()):
             cell = cell[:said.start()].rstrip()
         bare = _DIRECTION_WORDS.sub("", cell)
+        if starred_sparse and quantity.startswith(meaning.DENSE):
+            bare = _dense_of_pair(bare)
         value = _value(bare, scale)
         if value is None:
             continue
@@ -241,6 +265,18 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
     return found
 
 
+_STARRED_PAIR = re.compile(r"^\s*([^/*]+?)(\**)\s*/\s*([^/*]+?)(\**)\s*$")
+
+
+def _dense_of_pair(cell: str) -> str:
+    """Of a cell giving a peak without and with sparsity ("1125 / 2250*", the star marking the sparse one as the file's
+    notes say), the one without; any other cell as it is."""
+    pair = _STARRED_PAIR.match(cell)
+    if pair is None or bool(pair.group(2)) == bool(pair.group(4)):
+        return cell
+    return pair.group(3) if pair.group(2) else pair.group(1)
+
+
 _FOOTNOTE = re.compile(r"(?:\s*\(\d+\)|\s*\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)+$")
 
 
@@ -254,10 +290,19 @@ def _part(cell: str) -> str:
     return _FOOTNOTE.sub("", named[0]).strip() if named else ""
 
 
+_PRODUCT = re.compile(r"^(\d[\d,]*(?:\.\d+)?)\s*[x×]\s*(\d+)$")
+
+
 def _value(cell: str, scale: float) -> float | None:
     """A cell's value in SI units: a bare number in the header's unit, or a quantity with its own unit."""
     # Bold, and a footnote mark after the number ("989*", "989¹", "989 [2]"), are not part of it.
-    match = _NUMBER.match(re.sub(r"(\*+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s*\[\d+\]|\s*\(\d+\))$", "", cell.replace("**", "").strip()))
+    cell = re.sub(r"(\*+|[¹²³⁴⁵⁶⁷⁸⁹⁰]+|\s*\[\d+\]|\s*\(\d+\))$", "", cell.replace("**", "").strip())
+    product = _PRODUCT.match(cell)
+    if product:
+        # "4100 x 2": a rate per die (or stack) times their count.
+        each = _value(product.group(1), scale)
+        return None if each is None else each * float(product.group(2))
+    match = _NUMBER.match(cell)
     if match is None:
         return None
     number, unit = match.groups()

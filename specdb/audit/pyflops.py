@@ -7,7 +7,10 @@ Two shapes are read, from the syntax tree (the file is never run):
   `_TPU_FLOPS` documents as "the same for all precisions";
 - a function that returns a number under `if "NAME" in device_name:` tests (or `==`, `.startswith`), as torchtitan's
   `get_peak_flops` (`torchtitan/tools/utils.py`) does, nesting tests for the variant ("NVL", "PCIe") and an `else`
-  for the rest.
+  for the rest; or that assigns it there to a name saying it is the rate (VeOmni's `get_device_flops`: `flops = 989e12`
+  in an `if`/`elif` chain, returned after it), a name saying its unit (`peak_tflops = 989`) holding numbers in that unit.
+A dict's keys that name what a rate is (`"compute_ability"`, `"flops"`) are neither device nor format, and a key naming
+another quantity (`"bandwidth"`, `"memory"`) holds no peak.
 Numbers may be written with constants the module names at its top (`TERA = 1e12`), a device's rates may be a dict the
 module names at its top (Composer's `'h100-sxm': _HSERIES_SXM`, read where that dict writes them), and a table named for
 its unit (`PEAK_TFLOPS`) holds numbers in that unit. A number format may carry Composer's prefix for mixed precision
@@ -32,8 +35,13 @@ _DTYPES = {
     "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
     "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
 }
-# Keys that name the rate itself, not a device or a number format (torchtitan's `{"h100": {"flops": 989e12, "source": ...}}`).
-_RATE_KEYS = frozenset(("flops", "peak_flops", "tflops", "peak_tflops", "peak"))
+# Words of a key that names the rate itself, not a device or a number format (torchtitan's `{"h100": {"flops": 989e12,
+# "source": ...}}`, timeflies' `{"H100": {"compute_ablility": {"bfloat16": ...}}}`).
+_RATE_WORDS = frozenset(("flops", "tflops", "peak", "compute", "throughput"))
+# Words of a key that names another quantity of the device, whose numbers are no peak rate (timeflies' "bandwidth").
+_OTHER_QUANTITY_WORDS = frozenset(("bandwidth", "bw", "memory", "mem", "capacity", "power", "tdp", "clock", "latency"))
+# Words of a variable's name saying it holds the device's peak rate, where a function assigns it under device tests.
+_RATE_NAME = re.compile(r"flops?", re.IGNORECASE)
 # Number formats whose peaks the data does not record: their keys are neither a format judged nor a device.
 _OTHER_FORMATS = frozenset(("fp32", "float32", "fp64", "float64", "double", "int4", "fp6", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int16"))
 _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
@@ -166,7 +174,10 @@ def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str 
             continue
         own_dtype = _dtype(key)
         device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
-        if device is not None and device.lower() in _RATE_KEYS:
+        key_words = set(re.findall(r"[a-z]+", device.lower())) if device is not None else set()
+        if key_words & _OTHER_QUANTITY_WORDS:
+            continue
+        if key_words & _RATE_WORDS:
             device = None
         elif (own_dtype is None and device is None) or _format_word(device or "") in _OTHER_FORMATS:
             continue
@@ -243,11 +254,11 @@ def _names(test: ast.AST) -> tuple[list[str], str]:
 
 def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple[str, str]],
              constants: dict[str, float], fallback: bool = False) -> list[Field]:
-    """The rates returned under `if` tests, each for the names tested on the way to it: a test of the same string narrows
-    the name ("H100", then "NVL" in it, is 'H100 NVL'), a test of another string names the device anew (torchtitan tests
-    "neuron" in the device's name, then the chip's own name in ("trn1", "trn1n")). A rate returned in the `else` of
-    such tests is a fallback for devices none of them names ("for H100 SXM and other variants", "fallback to A100"):
-    it is judged as documented loosely."""
+    """The rates returned, or assigned to a name saying it is the rate, under `if` tests, each for the names tested on
+    the way to it: a test of the same string narrows the name ("H100", then "NVL" in it, is 'H100 NVL'), a test of
+    another string names the device anew (torchtitan tests "neuron" in the device's name, then the chip's own name in
+    ("trn1", "trn1n")). A rate given in the `else` of such tests is a fallback for devices none of them names ("for H100
+    SXM and other variants", "fallback to A100"): it is judged as documented loosely."""
     found: list[Field] = []
     for statement in body:
         if isinstance(statement, ast.If):
@@ -257,10 +268,27 @@ def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple
                     narrowed = [*context, (name, subject)] if not context or context[-1][1] == subject else [(name, subject)]
                     found.extend(_returns(text, function, statement.body, narrowed, constants))
                 found.extend(_returns(text, function, statement.orelse, context, constants, fallback=True))
-        elif isinstance(statement, ast.Return) and statement.value is not None and context:
-            rate = _number(statement.value, constants)
-            if rate is not None and rate >= _SMALLEST:
+        elif context and (given := _given_rate(statement)) is not None:
+            value, unit_scale = given
+            rate = _number(value, constants)
+            if rate is not None and rate * unit_scale >= _SMALLEST:
                 part = " ".join(name for name, _ in context)
-                found.append(replace(_field(text, statement.value, f"{function}({part!r})", rate, part, meaning.dense("16bit")),
+                found.append(replace(_field(text, value, f"{function}({part!r})", rate, part, meaning.dense("16bit"), unit_scale),
                                      loose=fallback))
     return found
+
+
+def _given_rate(statement: ast.stmt) -> tuple[ast.AST, float] | None:
+    """The value a statement under a device test gives as the rate, with the scale of the unit it is in: a value
+    returned, or one assigned to a single name that says it is the rate (`flops = 989e12`, `peak_tflops = 989`)."""
+    if isinstance(statement, ast.Return) and statement.value is not None:
+        return statement.value, 1.0
+    if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0]
+    elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        target = statement.target
+    else:
+        return None
+    if not isinstance(target, ast.Name) or not _RATE_NAME.search(target.id):
+        return None
+    return statement.value, next((scale for word, scale in _NAMED_UNITS if word in target.id.lower()), 1.0)
