@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import specdb
 from specdb.cli import app
 
 TEST_SPECS = Path(__file__).parent / "data" / "specs"
@@ -45,6 +46,21 @@ def specs(tmp_path) -> Path:
     target = tmp_path / "specs"
     shutil.copytree(TEST_SPECS, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def database(tmp_path_factory):
+    """The bundled data as `specdb check` reads it, read once for every check test that only reads it."""
+    from specdb.check.verdicts import Database
+
+    return Database(specdb.connect(REPO / "specs", tmp_path_factory.mktemp("check") / "specdb.sqlite"))
+
+
+def verdicts(text, database, fmt="text"):
+    """A page's findings by the claim's text."""
+    from specdb.check.verdicts import check_text
+
+    return {finding.claim: finding for finding in check_text(text, database, path="page", fmt=fmt)}
 
 
 @pytest.fixture(scope="session")

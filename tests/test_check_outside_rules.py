@@ -6,22 +6,11 @@ Each text is written for its test; expected verdicts come from the rules in docs
 """
 
 import pytest
-from conftest import REPO
+from conftest import verdicts
 
-import specdb
 from specdb.check.claims import extract
 from specdb.check.page import read_page
-from specdb.check.verdicts import Database, check_text
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("check-outside-rules") / "specdb.sqlite"
-    return Database(specdb.connect(REPO / "specs", path))
-
-
-def verdicts(text, database, fmt="text"):
-    return {finding.claim: finding for finding in check_text(text, database, path="page", fmt=fmt)}
+from specdb.check.verdicts import check_text
 
 
 def test_a_figure_a_tool_reports_is_a_run_not_a_peak(database):

@@ -11,16 +11,9 @@ import sys
 import pytest
 from conftest import REPO
 
-import specdb
 from specdb.check.claims import extract
 from specdb.check.page import read_page
-from specdb.check.verdicts import Database, check_text
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("checkparse") / "specdb.sqlite"
-    return Database(specdb.connect(REPO / "specs", path))
+from specdb.check.verdicts import check_text
 
 
 def verdicts(findings):

@@ -8,22 +8,11 @@ each way.
 """
 
 import pytest
-from conftest import REPO
+from conftest import verdicts
 
-import specdb
 from specdb.check.claims import extract
 from specdb.check.page import read_page
-from specdb.check.verdicts import Database, check_text
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("check-readings") / "specdb.sqlite"
-    return Database(specdb.connect(REPO / "specs", path))
-
-
-def verdicts(text, database, fmt="text"):
-    return {finding.claim: finding for finding in check_text(text, database, path="page", fmt=fmt)}
+from specdb.check.verdicts import check_text
 
 
 def label(finding):

@@ -8,16 +8,8 @@ Each text is written for its test; expected verdicts come from the rules in docs
 """
 
 import pytest
-from conftest import REPO
 
-import specdb
-from specdb.check.verdicts import Database, check_text
-
-
-@pytest.fixture(scope="module")
-def database(tmp_path_factory):
-    path = tmp_path_factory.mktemp("check-round3") / "specdb.sqlite"
-    return Database(specdb.connect(REPO / "specs", path))
+from specdb.check.verdicts import check_text
 
 
 def by_place(text, database, fmt="text"):
