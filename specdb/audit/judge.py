@@ -24,7 +24,7 @@ from specdb.db.catalog import resolve
 from specdb.errors import AmbiguousName, NotFound
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth
-from specdb.format.units import UnitError, format_value, parse_quantity
+from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, UnitError, format_value, parse_quantity
 from specdb.names import words
 
 VERDICTS = ("ok", "mismatch", "stale", "sparse-as-dense", "mixed-basis", "wrong-variant", "unmatched")
@@ -522,8 +522,9 @@ def _as_precise_as_written(item: Field, value: float) -> bool:
 
 # A rate is a decimal count (a tera is 10**12), but a program may write it with the binary prefix (2**40 for tera, as
 # capacities are written in GiB): `1979 * 2**40` is 1979 TFLOPS so written, 10% above the figure.
-_BINARY_PREFIXES = {power: 2.0 ** (10 * power) / 10.0 ** (3 * power) for power in range(1, 6)}
 _PREFIX_NAMES = {1: "kilo", 2: "mega", 3: "giga", 4: "tera", 5: "peta"}
+_BINARY_PREFIXES = {power: BINARY_PREFIXES[binary] / SI_PREFIXES[decimal]
+                    for power, (decimal, binary) in enumerate(zip(("k", "M", "G", "T", "P"), BINARY_PREFIXES), 1)}
 
 
 def _in_binary_units(item: Field, expectations: list[_Expected]) -> tuple[str, _Expected, str] | None:
