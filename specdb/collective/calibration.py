@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from specdb.format import figure_names
 from specdb.collective.bound import Topology, bound, bus_factor, even_domains
+from specdb.collective.tuner import TREE_FACTOR
 from specdb.errors import UsageError
 from specdb.db.figures import DatabaseFigures
 from specdb.analysis.tiers import platforms
@@ -42,7 +43,7 @@ PEAK_SIZE = 8 * 2**30  # the size at which a run stated without one is compared
 STAND_IN = {"tree": "ring", "collnet": "ring"}
 # ...and its efficiency times this: NCCL's own model gives a tree all-reduce 0.92 of the bus bandwidth of its graph
 # (src/graph/tuning.cc, `if (a == NCCL_ALGO_TREE) busBw = std::min(busBw*.92, ...)`; the nvidia-nccl-tuning-model source).
-STAND_IN_FACTOR = {"tree": (0.92, "NCCL's tree bandwidth factor, src/graph/tuning.cc")}
+STAND_IN_FACTOR = {"tree": (TREE_FACTOR, "NCCL's tree bandwidth factor, src/graph/tuning.cc")}
 # A tree's rate is borrowed only from platforms of the same GPU generation (the same scale-up link), else it is the
 # stand-in's: NCCL's own model caps the tree a channel by generation (perChMaxTreeBws: beyond 2 nodes 36 GB/s for
 # Hopper, 24 for Blackwell since NCCL 2.28), so a tree measured on one generation says nothing of another's.
