@@ -5,6 +5,7 @@ Expected values are worked by hand: a number's half unit is half of its last sig
 """
 
 import pytest
+from conftest import verdicts
 
 from specdb.check.claims import extract
 from specdb.check.page import read_page
@@ -133,3 +134,16 @@ def test_a_cell_inherits_the_counting_and_scope_its_own_words_leave_unsaid():
     assert (scope.basis, scope.scope) == ("per-direction", "per-accelerator")
     basis = only("| Part | NVLink (bidirectional) |\n|---|---|\n| H100 | 900 GB/s per GPU |\n", "markdown")
     assert (basis.basis, basis.scope) == ("bidirectional", "per-accelerator")
+
+
+@pytest.mark.parametrize("words, counting", [
+    ("900 GB/s bidireccional", "bidirectional"), ("900 GB/s bidirectionnelle", "bidirectional"),
+    ("900 GB/s bidirektional", "bidirectional"), ("900 GB/s obousměrně", "bidirectional"), ("900 GB/s 雙向", "bidirectional"),
+    ("900 GB/s 양방향", "bidirectional"), ("450 GB/s unidireccional", "per-direction"), ("450 GB/s pro Richtung", "per-direction"),
+    ("450 GB/s par direction", "per-direction"), ("450 GB/s jednosměrně", "per-direction"), ("450 GB/s 片方向", "per-direction"),
+    ("450 GB/s 單向", "per-direction"), ("450 GB/s 단방향", "per-direction"),
+])
+def test_counting_words_of_other_languages_say_how_a_figure_counts(database, words, counting):
+    found = verdicts(f"H100 NVLink 4: {words}.", database)
+    claim = words.split(" GB/s")[0] + " GB/s"
+    assert (found[claim].verdict, found[claim].basis) == ("ok", counting)

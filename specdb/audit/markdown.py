@@ -240,7 +240,11 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
             quantity = _direction(cell.lower())
             if quantity is None:
                 continue
-        # A cell may name its own number format after the value ("3958 TFLOPS (FP8)" under "FP8 / INT8").
+        # A cell may name its own number format after the value ("3958 TFLOPS (FP8)" under "FP8 / INT8"), or restate it in
+        # another unit ("**3,000 GB/s (3.0 TB/s)**"); bold around the whole cell is markup.
+        cell = cell.strip()
+        if cell.startswith("**") and cell.endswith("**") and len(cell) > 4:
+            cell = cell[2:-2].strip()
         said = re.search(r"\(([^)]*[a-zA-Z][^)]*)\)\s*$", cell)
         if said and quantity.startswith(meaning.DENSE) and _dtype(said.group(1).lower()):
             quantity = meaning.dense(_dtype(said.group(1).lower()))
@@ -277,6 +281,9 @@ def _dense_of_pair(cell: str) -> str:
     return pair.group(3) if pair.group(2) else pair.group(1)
 
 
+# A name's aside in brackets that says no variant: the architecture or a remark ("H100 SXM (Hopper)", "B200 (Blackwell,
+# dual-die)"); an aside naming a memory size or a form factor ("A100 (80GB)", "H100 (SXM5)") is kept, as it says which variant.
+_ASIDE = re.compile(r"\s*\((?![^)]*(?:\d\s*G(?:i)?B|SXM|PCIe|NVL|OAM|HGX|DGX))[^()]*\)\s*$", re.IGNORECASE)
 _FOOTNOTE = re.compile(r"(?:\s*\(\d+\)|\s*\[\d+\]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+)+$")
 
 
@@ -286,6 +293,7 @@ def _part(cell: str) -> str:
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", cell)
     # Bold, code and emphasis are markup; a star left inside a name ("B*", escaped "B\\*") is a wildcard.
     text = re.sub(r"\*\*|`|(?<!\w)_+|_+(?!\w)", "", text).replace("\\*", "*").strip("* ")
+    text = _ASIDE.sub("", text).strip()
     named = [name.strip() for name in text.split(",") if name.strip() and "*" not in name]
     return _FOOTNOTE.sub("", named[0]).strip() if named else ""
 

@@ -104,6 +104,9 @@ def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float |
             return float(_OPERATORS[type(node.op)](left, right))
         except OverflowError:
             return None
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("int", "float", "round")
+            and len(node.args) == 1 and not node.keywords):
+        return _number(node.args[0], constants)  # `int(1979e12 * dense_correction)`: the number, whole
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
         inner = _number(node.operand, constants)
         return None if inner is None else -inner
@@ -260,6 +263,7 @@ def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple
     ("trn1", "trn1n")). A rate given in the `else` of such tests is a fallback for devices none of them names ("for H100
     SXM and other variants", "fallback to A100"): it is judged as documented loosely."""
     found: list[Field] = []
+    constants = dict(constants)
     for statement in body:
         if isinstance(statement, ast.If):
             names, subject = _names(statement.test)
@@ -267,7 +271,16 @@ def _returns(text: str, function: str, body: list[ast.stmt], context: list[tuple
                 for name in names:
                     narrowed = [*context, (name, subject)] if not context or context[-1][1] == subject else [(name, subject)]
                     found.extend(_returns(text, function, statement.body, narrowed, constants))
-                found.extend(_returns(text, function, statement.orelse, context, constants, fallback=True))
+                # An `else` whose comment names the device it assumes gives that device's rate, not a loose fallback.
+                assumed = [] if context else _assumed(text, statement)
+                found.extend(_returns(text, function, statement.orelse, context or assumed, constants, fallback=not assumed))
+            else:
+                # A test of something other than the device (`if using_half_precision:`) leaves the device as it was.
+                found.extend(_returns(text, function, statement.body, context, constants, fallback))
+                found.extend(_returns(text, function, statement.orelse, context, constants, fallback))
+        elif (isinstance(statement, ast.Assign) and len(statement.targets) == 1 and isinstance(statement.targets[0], ast.Name)
+              and not _RATE_NAME.search(statement.targets[0].id) and (number := _number(statement.value, constants)) is not None):
+            constants[statement.targets[0].id] = number  # `dense_correction = 0.5`, used in the rates below it
         elif context and (given := _given_rate(statement)) is not None:
             value, unit_scale = given
             rate = _number(value, constants)
@@ -289,6 +302,22 @@ def _given_rate(statement: ast.stmt) -> tuple[ast.AST, float] | None:
         target = statement.target
     else:
         return None
-    if not isinstance(target, ast.Name) or not _RATE_NAME.search(target.id):
+    # A name, or an attribute of an object (`self.device_peak_flops_per_second = ...`, OLMo-core's speed monitor).
+    name = target.id if isinstance(target, ast.Name) else target.attr if isinstance(target, ast.Attribute) else ""
+    if not _RATE_NAME.search(name):
         return None
-    return statement.value, next((scale for word, scale in _NAMED_UNITS if word in target.id.lower()), 1.0)
+    return statement.value, next((scale for word, scale in _NAMED_UNITS if word in name.lower()), 1.0)
+
+
+# The device a final `else` assumes, in its comment ("# for other GPU types, assume A100", "# fallback to A100").
+_ASSUMED = re.compile(r"\b(?:assum(?:e|es|ing)|fall\s*back\s+to|fallback\s+to|defaults?\s+to)\s+(?:an?\s+|the\s+)?([A-Za-z]+[\w-]*\d[\w-]*)",
+                      re.IGNORECASE)
+
+
+def _assumed(text: str, test: ast.If) -> list[tuple[str, str]]:
+    """The device named in the comment of a top-level `else` after device tests, as the context of its rate; else none."""
+    if not test.orelse or isinstance(test.orelse[0], ast.If):
+        return []
+    lines = text.splitlines()[test.body[-1].end_lineno or test.body[-1].lineno:test.orelse[0].lineno]  # `else:` to the rate
+    said = _ASSUMED.search(" ".join(line.partition("#")[2] for line in lines))
+    return [(said.group(1), "")] if said else []

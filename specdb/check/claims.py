@@ -108,12 +108,19 @@ _COUNT_RATIO = re.compile(r"\s*(?:more|fewer|as\s+many)\s+(?:[\w-]+\s+){0,2}?(?:
 _DERIVATION_OPERATOR = re.compile(r"\s*[÷/]\s*$")
 _DERIVATION_RESULT = re.compile(r"^[\sA-Za-z-]{0,25}?(?:≈|=|~|≃|≅|is about|is roughly|takes about|takes)\s*[~≈]?\s*$")
 
+# The words of both counts in the languages hardware pages are written in: "bi-directional", "bidireccional",
+# "bidirectionnel", "bidirektional", "obousměrná"; "uni-directional", "unidirektional", "pro Richtung", "par direction",
+# "por dirección", "jednosměrná". Chinese, Japanese and Korean write them inside words, with no word boundary to look for:
+# 双向/雙向/双方向/양방향 (both ways), 单向/單向/片方向/단방향 (one way).
 BIDIRECTIONAL = re.compile(
-    r"\bbi-?directional(?:ly)?\b|\bbi-?dir\b|\bboth\s+directions\b|(?<!full )(?<!full-)\bduplex\b|双向", re.IGNORECASE)
+    r"\bbi-?direc[ct]ion\w*|\bbi-?direkt\w*|\bbi-?dir\b|\bboth\s+directions\b|\bin\s+both\s+ways\b|(?<!full )(?<!full-)\bduplex\b"
+    r"|\bobousměr\w*|\bTX\s*\+\s*RX\b|双向|雙向|双方向|양방향", re.IGNORECASE)
 # Networking prose writes "full-duplex" for a rate carried in each direction at once, not the two directions summed.
-# Chinese writes "单向" (one way) and "双向" (both ways) inside words, with no word boundary to look for.
 PER_DIRECTION = re.compile(
-    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b|\buni-?directional(?:ly)?\b|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b|单向",
+    r"\bfull[\s-]duplex\b|\buni-?dir\b|\bper[\s-]direction\b|\b(?:in\s+)?each\s+direction\b|\beach\s+way\b|\bone[\s-]way\b"
+    r"|\buni-?direc[ct]ion\w*|\buni-?direkt\w*|\bin\s+one\s+direction\b|/\s*(?:<br\s*/?>\s*)?direction\b|\b(?:egress|ingress)\b"
+    r"|\b(?:pro|je)\s+Richtung\b|\bpar\s+(?:direction|sens)\b|\bdans\s+chaque\s+(?:sens|direction)\b|\bpor\s+(?:direcci[óo]n|sentido)\b"
+    r"|\ben\s+cada\s+(?:direcci[óo]n|sentido)\b|\bjednosměr\w*|单向|單向|片方向|단방향",
     re.IGNORECASE,
 )
 _SCOPES = (

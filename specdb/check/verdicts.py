@@ -101,6 +101,18 @@ _SUB_UNIT = re.compile(r"\b(?:superchips?|trays?|boards?|baseboards?|blades?|mod
 _OUT_OF = re.compile(r"\bout\s+of\b", re.IGNORECASE)
 _ROUGHLY = re.compile(r"(?:\b(?:roughly|about|around|approximately|nearly|almost|close\s+to)|[~≈])\s*(?:\*\*)?\s*$", re.IGNORECASE)
 _VERSUS = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z/]+\s*)?(?:vs\.?|versus)\s*$", re.IGNORECASE)
+# What a run reaches or is expected to reach ("should reach", "only got", "we see", "results"): a figure below the rating in
+# such words is a throughput, which no rating contradicts.
+_REACHED = re.compile(r"\b(?:only|can|could|should|would|will|to|we|I|you|they|it|still)\s+(?:\w+\s+)?(?:achiev\w*|reach\w*|get|got|attain\w*"
+                      r"|sustain\w*|see|saw|hit|peak(?:s|ed)?\s+at)\b|\b(?:measured|observed|tested|results?|runs?|ran|achieved|attained"
+                      r"|reached|sustained|throughput|p2p|bandwidthTest|nvbandwidth|nccl-tests|busbw|algbw|bus\s*bw)\b", re.IGNORECASE)
+# A count bounded, not stated ("scaling beyond 10,000 GPUs", "up to 576 GPUs", "thousands of GPUs"): no count any record holds.
+_BOUND = re.compile(r"(?:\b(?:beyond|over|above|more\s+than|at\s+least|exceeding|past|scal(?:e|es|ed|ing)\s+to"
+                    r"|(?:tens|hundreds|thousands)\s+of)|[>≥])\s*[~≈]?\s*$", re.IGNORECASE)
+# What a multiple of performance compares, not a multiple of a figure ("5X faster in certain operations", "3x faster LLM
+# training"): no ratio of held figures.
+_WORKLOAD = re.compile(r"\b(?:training|inference|operations?|workloads?|performance|tokens?|latency|speed-?ups?|jobs?|models?"
+                       r"|applications?|tasks?|queries|requests|users|price|costs?|efficiency|power|energy)\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
 _EFFECTIVE = "an effective or achieved throughput"
 _PIN_RATE = "a memory pin rate"
@@ -353,6 +365,15 @@ class _PageState:
         self.sentence_counting: dict[int, str | None] = {}
         self.counted: dict[tuple[int, str], str] = {}  # (figure, value as written) -> the counting the page stated for it
         self.counted_in_line: dict[tuple[int, str, str], str] = {}  # (line start, record, value as written) -> the counting stated there
+
+    def named_records(self, claim: Claim) -> list[tuple[str, ...]]:
+        """The parts (not families) the page names, nearest to a claim first."""
+        nearest: dict[tuple[str, ...], int] = {}
+        for mention in self.names[False]:
+            if mention.known:
+                distance = abs(mention.start - claim.start)
+                nearest[mention.records] = min(distance, nearest.get(mention.records, distance))
+        return sorted(nearest, key=nearest.__getitem__)
 
     def mentions_in(self, start: int, end: int) -> list[Mention]:
         return self.mentions[bisect_left(self.mention_starts, start):bisect_left(self.mention_starts, end)]
@@ -629,11 +650,67 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     elif finding.verdict in (*FAILING, "ambiguous-basis") and _PRODUCT_OF.search(state.page.text, max(0, claim.start - 40), claim.start):
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            "a value the text computes (a product of numbers), which agrees with no figure as written")
+    if finding.verdict in (*FAILING, "ambiguous-basis"):
+        doubted = _doubted(database, state, index, figure, finding, topic)
+        if doubted is None:
+            return None
+        figure, finding, direction = doubted if doubted[1] is not finding else (figure, finding, direction)
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     if finding.verdict == "unmatched":
         state.unheld.add(index)
     return finding
+
+
+def _doubted(database: Database, state: _PageState, index: int, figure: Figure, finding: Finding,
+             topic: str | None) -> tuple[Figure, Finding, str | None] | None:
+    """An alarm raised only where the page gives no reason to doubt it: else the verdict that reason gives (None: no claim).
+
+    Pages name several parts and quote each one's figures; a figure matched to the wrong one of them is the checker's error,
+    not the page's. So before a value is called wrong for one part, the other parts the page names are asked whether it is
+    theirs, and a value that a run reached, or a count that bounds rather than states, is not held against a rating.
+    """
+    claim = state.claims[index]
+    if claim.dimension == "count":
+        return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else (figure, finding, None)
+    if (finding.verdict in ("mismatch", "stale") and not _alternative_agrees(claim, figure) and not _labelled(state, index, figure)
+            and not _named_in_sentence(database, state, claim, figure)):
+        for records in state.named_records(claim):
+            if figure.record_id in records:
+                continue
+            other, agrees, _ = _best(database, claim, topic, records, state)
+            if other is None or not agrees or other.record_id not in records:
+                continue
+            judged = _verdict(database, state, claim, other)
+            if judged[1].verdict == "ok":
+                judged[1].note = f"the value of {other.record_id}, which the page names; not {figure.record_id}'s"
+                return judged
+    if finding.verdict == "mismatch" and not figure.name.startswith("measured_") and not state.rated(claim):
+        clause = state.page.clause_of(claim.start)
+        value = figure.timeline[database.effective(figure)][0]
+        peaks = (value, _on_basis(value, figure.direction, _other(figure.direction))) if figure.direction in _DIRECTED else (value,)
+        if claim.value < max(peaks) and _REACHED.search(state.page.text, clause.start, clause.end):
+            return figure, _finding("unmatched", figure, finding.expected, finding.basis,
+                                    f"a throughput reached or expected in a run, below {figure.label}; the data holds no such run"), finding.basis
+    return figure, finding, finding.basis
+
+
+def _named_in_sentence(database: Database, state: _PageState, claim: Claim, figure: Figure) -> bool:
+    """Whether the claim's sentence names the figure's part, or a part using it or used by it (not a family)."""
+    sentence = state.page.sentence_of(claim.start)
+    kin = {figure.record_id} | database.uses.get(figure.record_id, set()) | database.used_by.get(figure.record_id, set())
+    return any(not mention.family and kin.intersection(mention.records) for mention in state.mentions_in(sentence.start, sentence.end))
+
+
+def _labelled(state: _PageState, index: int, figure: Figure) -> bool:
+    """Whether a table names the figure's part for the claim's cell: in its row label, its column header or above its column."""
+    claim = state.claims[index]
+    column = state.column_parts.get(index)
+    if column is not None and figure.record_id in column.records:
+        return True
+    cell = state.page.cell_of(claim.start)
+    return cell is not None and any(figure.record_id in mention.records for span in (cell.label, cell.header) if span is not None
+                                    for mention in state.mentions_in(span.start, span.end))
 
 
 def _counts_a_unit(state: _PageState, claim: Claim, figure: Figure) -> bool:
@@ -1268,6 +1345,9 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
         claim = replace(claim, half_unit=max(claim.half_unit, _ROUNDING_CAP * claim.value))
         if _ratio_agrees(claim, one_way):
             return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
+    clause = state.page.clause_of(claim.start)
+    if _WORKLOAD.search(state.page.text, clause.start, max(clause.end, _own_phrase(state, index)[1])):
+        return None  # "5X faster in certain operations": a multiple of performance, which divides no figures held
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
                         note="divides figures counted differently", suggestion=one_way_text)

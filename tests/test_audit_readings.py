@@ -1,0 +1,64 @@
+"""Readings of audit formats written the way real files write them: a Markdown row's part with an aside in brackets and
+a bold cell restating its value in another unit (lijun99/GPU-Resources' NVIDIA_GPU_SM.md), and a peak assigned to an
+attribute under device tests, scaled by a local constant, with an `else` whose comment names the device it assumes
+(allenai/OLMo-core's speed monitor). Expected values are the files' own numbers, worked by hand; verdicts follow the
+figures in specs/ (H100 SXM HBM 3.35 TB/s, A100 BF16 312 TFLOPS dense, H100 SXM BF16 989 TFLOPS dense).
+"""
+
+import pytest
+from conftest import REPO
+
+import specdb
+from specdb.audit import fields as meaning
+from specdb.audit.formats import read
+from specdb.audit.judge import Data, judge
+
+MARKDOWN = """| GPU Model | SM Count | Memory Bandwidth |
+| --- | --- | --- |
+| **H100 SXM (Hopper)** | 132 | **3,000 GB/s (3.0 TB/s)** |
+| **A100 (80GB)** | 108 | 2,039 GB/s |
+"""
+
+PYTHON = '''
+class SpeedMonitor:
+    def pre_train(self, device_name, using_half_precision):
+        if using_half_precision:
+            dense_correction = 0.5  # listed specs are one-half lower without sparsity
+            if "H100" in device_name:
+                self.device_peak_flops_per_second = int(1979e12 * dense_correction)
+            else:  # for other GPU types, assume A100
+                self.device_peak_flops_per_second = int(312e12 * dense_correction)
+'''
+
+
+def test_a_markdown_part_keeps_its_name_without_an_aside_and_its_variant_with_one():
+    _, fields = read("table.md", MARKDOWN)
+    assert [(field.part, field.value) for field in fields] == [("H100 SXM", 3.0e12), ("A100 (80GB)", 2.039e12)]
+
+
+def test_a_bold_cell_restating_its_value_in_another_unit_is_judged_on_its_first(data):
+    _, fields = read("table.md", MARKDOWN)
+    finding = judge(fields, data, "table.md")[0]
+    assert (finding.line, finding.verdict, finding.record) == (3, "mismatch", "nvidia-h100-sxm")
+
+
+@pytest.fixture(scope="module")
+def data(bundled_db):
+    return Data(specdb.connect(REPO / "specs", bundled_db))
+
+
+@pytest.fixture
+def python_fields():
+    return read("speed_monitor.py", PYTHON)[1]
+
+
+def test_a_peak_assigned_to_an_attribute_and_scaled_by_a_local_constant_is_read(python_fields):
+    assert {(field.part, field.value) for field in python_fields} == {("H100", 989.5e12), ("A100", 156e12)}
+    assert all(field.meaning == meaning.dense("16bit") for field in python_fields)
+
+
+def test_an_else_whose_comment_names_its_device_is_judged_as_that_devices_rate(python_fields, data):
+    a100 = next(field for field in python_fields if field.part == "A100")
+    assert not a100.loose
+    finding = next(finding for finding in judge(python_fields, data, "speed_monitor.py") if finding.part == "A100")
+    assert finding.verdict == "mismatch"  # 156 TFLOPS: half of the A100's dense 312, halved once too often
