@@ -17,6 +17,7 @@ MARKDOWN = """| GPU Model | SM Count | Memory Bandwidth |
 | --- | --- | --- |
 | **H100 SXM (Hopper)** | 132 | **3,000 GB/s (3.0 TB/s)** |
 | **A100 (80GB)** | 108 | 2,039 GB/s |
+| H100 (PCIe) | 114 | 2,000 GB/s |
 """
 
 PYTHON = '''
@@ -33,7 +34,8 @@ class SpeedMonitor:
 
 def test_a_markdown_part_keeps_its_name_without_an_aside_and_its_variant_with_one():
     _, fields = read("table.md", MARKDOWN)
-    assert [(field.part, field.value) for field in fields] == [("H100 SXM", 3.0e12), ("A100 (80GB)", 2.039e12)]
+    assert [(field.part, field.value) for field in fields] == [("H100 SXM", 3.0e12), ("A100 (80GB)", 2.039e12),
+                                                         ("H100 (PCIe)", 2.0e12)]
 
 
 def test_a_bold_cell_restating_its_value_in_another_unit_is_judged_on_its_first(data):
