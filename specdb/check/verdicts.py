@@ -111,6 +111,7 @@ _BOUND = re.compile(r"(?:\b(?:beyond|over|above|more\s+than|at\s+least|exceeding
                     r"|(?:tens|hundreds|thousands)\s+of)|[>≥])\s*[~≈]?\s*$", re.IGNORECASE)
 # What a multiple of performance compares, not a multiple of a figure ("5X faster in certain operations", "3x faster LLM
 # training"): no ratio of held figures.
+_SPEED = re.compile(r"\s*(?:\*\*)?\s*(?:faster|slower|quicker|speed-?ups?|better|higher\s+performance)\b", re.IGNORECASE)
 _WORKLOAD = re.compile(r"\b(?:training|inference|operations?|workloads?|performance|tokens?|latency|speed-?ups?|jobs?|models?"
                        r"|applications?|tasks?|queries|requests|users|price|costs?|efficiency|power|energy)\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
@@ -1346,7 +1347,8 @@ def _check_ratio(database: Database, state: _PageState, index: int) -> Finding |
         if _ratio_agrees(claim, one_way):
             return _finding("ok", expected=_number_text(one_way, 3), basis=basis, label=label)
     clause = state.page.clause_of(claim.start)
-    if _WORKLOAD.search(state.page.text, clause.start, max(clause.end, _own_phrase(state, index)[1])):
+    if (_SPEED.match(state.page.text, claim.end)
+            and _WORKLOAD.search(state.page.text, clause.start, max(clause.end, _own_phrase(state, index)[1]))):
         return None  # "5X faster in certain operations": a multiple of performance, which divides no figures held
     if mixed and _ratio_agrees(claim, quoted):
         return _finding("mixed-basis", expected=expected, basis=basis, label=label,
