@@ -50,6 +50,10 @@ def _spellings() -> dict[str, str]:
     # Tables of counted units write them in full beside numbers in scientific notation: "HBM bandwidth (bytes/s)", 3.35e12.
     table.update({spelling: "B/s" for spelling in ("bytes/s", "bytes/sec", "Bytes/s", "Bytes/sec")})
     table["Bytes"] = "B"
+    # French writes bytes as octets: "288 Go", "8 To/s" ("To" alone is too often the English word to be read).
+    table.update({f"{prefix}o": f"{prefix}B" for prefix in ("M", "G")})
+    table.update({f"{prefix}o/s": f"{prefix}B/s" for prefix in ("M", "G", "T", "P")})
+    table.update({"Gio": "GiB", "Tio": "TiB"})
     return table
 
 
@@ -67,7 +71,8 @@ _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, rev
 # A unit may name what it is counted per: "GB/s/GPU", "GB/s/dir".
 _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
              "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
-QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d){_SPACE}(?P<unit>{_UNIT})"
+# A unit joined by a hyphen ("a 256-GB card") is the compound adjective English makes of a quantity.
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![\w/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
 # A number with no unit after it: in a cell, its unit is its column's.

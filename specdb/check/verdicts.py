@@ -686,7 +686,8 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
             if judged[1].verdict == "ok":
                 judged[1].note = f"the value of {other.record_id}, which the page names; not {figure.record_id}'s"
                 return judged
-    if finding.verdict == "mismatch" and not figure.name.startswith("measured_") and not state.rated(claim):
+    if (finding.verdict == "mismatch" and claim.dimension in ("bandwidth", "compute") and not figure.name.startswith("measured_")
+            and not state.rated(claim)):
         clause = state.page.clause_of(claim.start)
         value = figure.timeline[database.effective(figure)][0]
         peaks = (value, _on_basis(value, figure.direction, _other(figure.direction))) if figure.direction in _DIRECTED else (value,)
@@ -984,6 +985,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if cell is not None and cell.caption is not None:
         tiers.append((nearest(cell.caption.start, cell.caption.end, False), "labels"))
     tiers.append((apart(nearest(within.start, within.end, False)), "decides"))
+    sentence_tiers = len(tiers)  # a part the data lacks, named in the sentence, yields only to a held part named there too
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
     tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
@@ -997,7 +999,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     named: Mention | None = None
     undecided: Mention | None = None
     lacking: Mention | None = None
-    for mentions, trust in tiers:
+    unheld: Mention | None = None
+    for number, (mentions, trust) in enumerate(tiers):
         # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
         # that holds no figure of the claim's kind makes the cell unmatched (the L40S row's memory is not the L4's).
         # A part named in the row's other cells that holds no figure of the kind makes the cell unmatched, as a label does,
@@ -1011,7 +1014,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 return mention
             if not mention.known:
                 if trust == "decides" and not choices:
-                    return mention
+                    unheld = unheld or mention
                 continue
             if mention.records not in best:
                 best[mention.records] = _best(database, claim, topic, mention.records, state)
@@ -1050,8 +1053,15 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 fallback = fallback or figure
             elif trust == "compared":
                 comparand = comparand or figure
-        if choices:
-            return min(choices, key=lambda choice: choice[:4])[4]
+        chosen = min(choices, key=lambda choice: choice[:4]) if choices else None
+        if unheld is not None and labels:
+            return unheld  # a table's label or column naming a part the data lacks decides for its cells
+        if chosen is not None and (unheld is None or _verdict(database, state, claim, chosen[4])[1].verdict == "ok"):
+            # A part the data lacks named beside one it holds ("the MI355X and MI350X ... 288 GB", "GB200 v6 ... 130TB/s")
+            # yields to the held part only where that part's figure agrees as the text counts it.
+            return chosen[4]
+        if unheld is not None and (chosen is not None or number + 1 >= sentence_tiers):
+            return unheld
         if undecided is not None:
             return undecided
         if lacking is not None and claim.dimension != "count":
@@ -1208,6 +1218,9 @@ def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:
         wanted = {"accelerators": ("accelerators", "domain", "slice"), "links": ("links",), "lanes": ("lanes",),
                   "ports": ("ports",), "nics": ("nics",)}[claim.noun or "accelerators"]
         return any(word in name for word in wanted) and not name.endswith("_per_server")
+    if name == "driver_memory_total" and not claim.unit.endswith("iB"):
+        # What nvidia-smi reports (275040 MiB): a page giving a capacity in the vendors' GB speaks of the memory, not of it.
+        return False
     if topic is None:
         return True
     if topic == "memory":

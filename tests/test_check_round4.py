@@ -1,0 +1,49 @@
+"""Rules of specdb check from the third held-out set (pages 231-260) once it was measured: French byte units, a unit
+joined by a hyphen, a part the data lacks named beside one it holds, and nvidia-smi's memory total.
+
+Expected verdicts come from docs/check.md and specs/: MI355X 288 GiB and 8 TB/s; H200 141 GiB; B300 270 GiB with 288
+GiB its listed alternative and an nvidia-smi total of 275040 MiB; MI350X and NVLink-C2C not held.
+"""
+
+from conftest import verdicts
+
+
+def test_french_octets_are_bytes(database):
+    found = verdicts("L'Instinct MI355X embarque 288 Go de HBM3E à 8 To/s.", database)
+    assert (found["288 Go"].verdict, found["288 Go"].figure) == ("ok", "memory_capacity")
+    assert (found["8 To/s"].verdict, found["8 To/s"].figure) == ("ok", "memory_bandwidth")
+
+
+def test_a_unit_joined_by_a_hyphen_is_read(database):
+    found = verdicts("Nvidia's H200 has a 141-GB memory.", database)
+    assert (found["141-GB"].verdict, found["141-GB"].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_part_the_data_lacks_yields_to_a_held_part_beside_it_whose_figure_agrees(database):
+    found = verdicts("The MI355X and MI350X each carry 288 GB of HBM3E.", database)
+    assert (found["288 GB"].verdict, found["288 GB"].record_id) == ("ok", "amd-mi355x")
+
+
+def test_a_part_the_data_lacks_still_decides_where_no_held_part_agrees(database):
+    found = verdicts("The MI355X and MI350X each carry 320 GB of HBM3E.", database)
+    assert found["320 GB"].verdict == "unmatched" and found["320 GB"].record_id is None
+
+
+def test_a_part_the_data_lacks_decides_where_a_held_part_agrees_only_counted_the_other_way(database):
+    found = verdicts("The Grace CPU shares memory with the B200 over NVLink-C2C at 900 GB/s.", database)
+    assert found["900 GB/s"].verdict == "unmatched"
+
+
+def test_a_capacity_in_the_vendors_gb_is_judged_on_the_memory_not_the_driver_total(database):
+    found = verdicts("NVIDIA B300 Blackwell Ultra: 288 GB HBM3e.", database)
+    assert (found["288 GB"].verdict, found["288 GB"].figure) == ("mismatch", "memory_capacity")
+
+
+def test_a_total_in_mib_is_judged_on_the_driver_total(database):
+    found = verdicts("nvidia-smi shows 275040 MiB on the B300.", database)
+    assert (found["275040 MiB"].verdict, found["275040 MiB"].figure) == ("ok", "driver_memory_total")
+
+
+def test_a_capacity_is_no_run_whatever_the_words_around_it(database):
+    found = verdicts("NVIDIA B300 results: it reaches 288 GB of HBM3e.", database)
+    assert found["288 GB"].verdict == "mismatch"
