@@ -47,3 +47,14 @@ def test_a_total_in_mib_is_judged_on_the_driver_total(database):
 def test_a_capacity_is_no_run_whatever_the_words_around_it(database):
     found = verdicts("NVIDIA B300 results: it reaches 288 GB of HBM3e.", database)
     assert found["288 GB"].verdict == "mismatch"
+
+
+def test_on_a_page_of_runs_a_value_a_held_run_measured_is_that_runs(database):
+    # HGX H100's measured 8-GPU NVLS all-reduce bus bandwidth: 478.87 GB/s.
+    found = verdicts("We run NVLS all-reduce on H100.\n\nHow does H100 NVLink 4 reach 480GBps?", database)
+    assert (found["480GBps"].verdict, found["480GBps"].figure) == ("ok", "measured_all_reduce_busbw_8gpu_nvls_8gib")
+
+
+def test_on_a_page_of_no_runs_a_value_below_the_rating_is_still_a_mismatch(database):
+    found = verdicts("H100 NVLink gives 480 GB/s.", database)
+    assert found["480 GB/s"].verdict == "mismatch"

@@ -360,6 +360,7 @@ class _PageState:
         self.phrases_within: dict[tuple[int, int], _Stretches] = {}
         self.sentence_words: dict[int, tuple[bool, bool]] = {}
         self.clause_words: dict[int, bool] = {}
+        self.page_measures = _MEASURED.search(text) is not None or _REDUCTION.search(text) is not None
         self.against_comparand: set[int] = set()  # claims matched only to the other side of a comparison
         self.rows: dict[int, list[Span]] | None = None  # row label's start -> the row's other cells, built when first asked
         self.unheld: set[int] = set()  # claims matched to a figure but judged another quantity than any held (unmatched)
@@ -686,6 +687,17 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
             if judged[1].verdict == "ok":
                 judged[1].note = f"the value of {other.record_id}, which the page names; not {figure.record_id}'s"
                 return judged
+    if (finding.verdict == "mismatch" and claim.dimension == "bandwidth" and not figure.name.startswith("measured_")
+            and state.page_measures):
+        # "How does 480GBps come from?" in a thread on NVLS runs: on a page that speaks of runs, a value a held run of the
+        # part, or of a system built of it, measured is that run's, though its own sentence does not say so.
+        systems = {figure.record_id} | database.used_by.get(figure.record_id, set())
+        for record_id in sorted(systems):
+            for measured in database.figures.get(record_id, []):
+                if measured.name.startswith("measured_") and measured.dimension == claim.dimension:
+                    judged = _verdict(database, state, claim, measured)
+                    if judged[1].verdict == "ok":
+                        return judged
     if (finding.verdict == "mismatch" and claim.dimension in ("bandwidth", "compute") and not figure.name.startswith("measured_")
             and not state.rated(claim)):
         clause = state.page.clause_of(claim.start)
