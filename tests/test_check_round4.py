@@ -58,3 +58,13 @@ def test_on_a_page_of_runs_a_value_a_held_run_measured_is_that_runs(database):
 def test_on_a_page_of_no_runs_a_value_below_the_rating_is_still_a_mismatch(database):
     found = verdicts("H100 NVLink gives 480 GB/s.", database)
     assert found["480 GB/s"].verdict == "mismatch"
+
+
+def test_a_table_of_one_parts_specifications_gives_each_value_its_row_labels_unit(database):
+    # TPU v5p: 459 TFLOPS dense BF16, 95 GiB, 2765 GB/s (2575 GiB/s); Google's own table, transposed.
+    table = ("TPU v5p specifications:\n\n| Specification | Values |\n|---|---|\n"
+             "| Peak compute per chip (BF16) (TFLOPs) | 459 |\n| HBM capacity per chip (GiB) | 95 |\n"
+             "| HBM bandwidth per chip (GiBps) | 2575 |\n")
+    found = verdicts(table, database, fmt="markdown")
+    assert [(found[value].verdict, found[value].figure) for value in ("459", "95", "2575")] == [
+        ("ok", "dense_bf16_flops"), ("ok", "memory_capacity"), ("ok", "memory_bandwidth")]

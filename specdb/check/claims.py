@@ -33,7 +33,7 @@ def _spellings() -> dict[str, str]:
         table.update({f"{prefix}B": f"{prefix}B", f"{prefix}Byte": f"{prefix}B", f"{prefix}Bytes": f"{prefix}B",
                       f"{prefix}bytes": f"{prefix}B"})
     for prefix in BINARY_PREFIXES:
-        table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s"})
+        table.update({f"{prefix}B": f"{prefix}B", f"{prefix}B/s": f"{prefix}B/s", f"{prefix}Bps": f"{prefix}B/s"})
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
         for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):
             table[spelling] = f"{prefix}FLOPS"
@@ -254,13 +254,18 @@ def extract(page: Page) -> list[Claim]:
 
 
 def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
-    """Numbers alone in a table cell ("80", "3.35", "3.4e12") whose column header gives the unit ("Memory (GB)", "HBM TB/s")."""
+    """Numbers alone in a table cell ("80", "3.35", "3.4e12") whose column header gives the unit ("Memory (GB)", "HBM TB/s"),
+    or, in a table of one part whose rows are its specifications ("| HBM capacity per chip (GiB) | 95 |"), whose row label does."""
     found = []
     for cell in page.cells:
-        if cell.header is None:
-            continue
-        unit = _HEADER_UNIT.search(page.text, cell.header.start, cell.header.end)
-        counted = _HEADER_COUNT.match(page.text, cell.header.start, cell.header.end)
+        unit = counted = None
+        for span in (cell.header, cell.label):
+            if span is None:
+                continue
+            unit = _HEADER_UNIT.search(page.text, span.start, span.end)
+            counted = _HEADER_COUNT.match(page.text, span.start, span.end)
+            if not ((unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None):
+                break
         if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None:
             continue
         for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
