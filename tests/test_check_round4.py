@@ -68,3 +68,9 @@ def test_a_table_of_one_parts_specifications_gives_each_value_its_row_labels_uni
     found = verdicts(table, database, fmt="markdown")
     assert [(found[value].verdict, found[value].figure) for value in ("459", "95", "2575")] == [
         ("ok", "dense_bf16_flops"), ("ok", "memory_capacity"), ("ok", "memory_bandwidth")]
+
+
+def test_a_range_states_no_counting(database):
+    # NVLink 3 600 GB/s and NVLink 4 900 GB/s per GPU, both ways: the range holds them, however they are counted.
+    found = verdicts("Within a node, NVLink gives 300-900 GB/s depending on the generation.", database)
+    assert found["300-900 GB/s"].verdict != "ambiguous-basis"

@@ -673,6 +673,10 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
     theirs, and a value that a run reached, or a count that bounds rather than states, is not held against a rating.
     """
     claim = state.claims[index]
+    if claim.low is not None and finding.verdict == "ambiguous-basis":
+        # "300-900 GB/s depending on the generation": a range spans values, and says nothing of how any one is counted.
+        return figure, _finding("ok", figure, finding.expected, figure.direction,
+                                "the range holds the figure as it is counted; a range states no counting"), figure.direction
     if claim.dimension == "count":
         return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else (figure, finding, None)
     if (finding.verdict in ("mismatch", "stale") and not _alternative_agrees(claim, figure) and not _labelled(state, index, figure)
