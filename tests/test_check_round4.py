@@ -72,5 +72,6 @@ def test_a_table_of_one_parts_specifications_gives_each_value_its_row_labels_uni
 
 def test_a_range_states_no_counting(database):
     # NVLink 3 600 GB/s and NVLink 4 900 GB/s per GPU, both ways: the range holds them, however they are counted.
-    found = verdicts("Within a node, NVLink gives 300-900 GB/s depending on the generation.", database)
+    found = verdicts("If you see NV18 between GPUs, you have NVLink. Those links give you 300-900 GB/s depending on the"
+                     " generation, way faster than PCIe.", database)
     assert found["300-900 GB/s"].verdict != "ambiguous-basis"
