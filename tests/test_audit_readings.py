@@ -64,3 +64,12 @@ def test_an_else_whose_comment_names_its_device_is_judged_as_that_devices_rate(p
     assert not a100.loose
     finding = next(finding for finding in judge(python_fields, data, "speed_monitor.py") if finding.part == "A100")
     assert finding.verdict == "mismatch"  # 156 TFLOPS: half of the A100's dense 312, halved once too often
+
+
+def test_a_key_naming_a_number_format_and_the_rate_gives_that_format():
+    # torchao's roofline table: "fp8_peak_tops" is the FP8 peak, "bf16_peak_tops" the BF16 one (H100 SXM: 1979 and 989
+    # TFLOPS dense); a key of another quantity beside them is no peak.
+    text = ('specs = {\n    "NVIDIA H100": {\n        "bf16_peak_tops": 989e12,\n        "fp8_peak_tops": 1979e12,\n'
+            '        "peak_mem_bw_bytes_sec": 3.35e12,\n    },\n}\n')
+    _, fields = read("roofline.py", text)
+    assert {(field.meaning, field.value) for field in fields} == {(meaning.dense("bf16"), 989e12), (meaning.dense("fp8"), 1979e12)}

@@ -38,6 +38,8 @@ _DTYPES = {
 # Words of a key that names the rate itself, not a device or a number format (torchtitan's `{"h100": {"flops": 989e12,
 # "source": ...}}`, timeflies' `{"H100": {"compute_ablility": {"bfloat16": ...}}}`).
 _RATE_WORDS = frozenset(("flops", "tflops", "peak", "compute", "throughput"))
+# The words a key naming a number format's rate may add to it ("fp8_peak_tops", "bf16_tflops", "dense_fp8_flops").
+_RATE_KEY_WORDS = _RATE_WORDS | {"tops", "ops", "pflops", "dense", "tensor", "tc"}
 # Words of a key that names another quantity of the device, whose numbers are no peak rate (timeflies' "bandwidth").
 _OTHER_QUANTITY_WORDS = frozenset(("bandwidth", "bw", "memory", "mem", "capacity", "power", "tdp", "clock", "latency"))
 # Words of a variable's name saying it holds the device's peak rate, where a function assigns it under device tests.
@@ -114,8 +116,18 @@ def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float |
 
 
 def _dtype(node: ast.AST) -> str | None:
+    """The number format a key names: the whole key (`torch.bfloat16`, `"int8"`), or one word of a key that otherwise names
+    the rate (torchao's `"fp8_peak_tops"`, `"bf16_peak_tops"`)."""
     word = node.attr if isinstance(node, ast.Attribute) else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
-    return _DTYPES.get(_format_word(word)) if word else None
+    if not word:
+        return None
+    whole = _DTYPES.get(_format_word(word))
+    if whole is not None:
+        return whole
+    words = [part for part in re.split(r"[_\-\s]+", word.lower()) if part]
+    formats = {_DTYPES[part] for part in words if part in _DTYPES}
+    rest = {part for part in words if part not in _DTYPES}
+    return formats.pop() if len(formats) == 1 and rest and rest <= _RATE_KEY_WORDS else None
 
 
 def _format_word(word: str) -> str:
