@@ -75,3 +75,20 @@ def test_a_range_states_no_counting(database):
     found = verdicts("If you see NV18 between GPUs, you have NVLink. Those links give you 300-900 GB/s depending on the"
                      " generation, way faster than PCIe.", database)
     assert found["300-900 GB/s"].verdict != "ambiguous-basis"
+
+
+def test_a_part_after_chinese_than_is_the_comparand_not_the_figures_part(database):
+    # "141GB ... 4.8 TB/s, about 1.8 times faster than the previous generation's H100": the H200's, not the H100's.
+    found = verdicts("NVIDIA H200 上市。\n\n显存升级:首次使用141GB HBM3e显存,带宽高达4.8 TB/s,比上一代 H100 快约1.8倍。", database)
+    assert (found["141GB"].verdict, found["141GB"].record_id) == ("ok", "nvidia-h200-sxm")
+    assert (found["4.8 TB/s"].verdict, found["4.8 TB/s"].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_die_to_die_link_is_a_kind_of_figure_no_record_holds(database):
+    found = verdicts("B200 is two reticle-limit dies joined by a 10 TB/s die-to-die link (NV-HBI).", database)
+    assert found["10 TB/s"].verdict == "unmatched"  # not a mismatch of B200's 7.7 TB/s HBM
+
+
+def test_per_second_written_in_japanese_is_read(database):
+    found = verdicts("H100 SXM の NVLink は 900GB/秒 です。", database)
+    assert (found["900GB/秒"].verdict, found["900GB/秒"].figure) == ("ok", "scale_up_bandwidth")

@@ -50,6 +50,9 @@ def _spellings() -> dict[str, str]:
     # Tables of counted units write them in full beside numbers in scientific notation: "HBM bandwidth (bytes/s)", 3.35e12.
     table.update({spelling: "B/s" for spelling in ("bytes/s", "bytes/sec", "Bytes/s", "Bytes/sec")})
     table["Bytes"] = "B"
+    # Japanese and Chinese write "per second" as /秒, Korean as /초: "900GB/秒".
+    for prefix in _PREFIXES:
+        table.update({f"{prefix}B/秒": f"{prefix}B/s", f"{prefix}B/초": f"{prefix}B/s", f"{prefix}b/秒": f"{prefix}b/s"})
     # French writes bytes as octets: "288 Go", "8 To/s" ("To" alone is too often the English word to be read).
     table.update({f"{prefix}o": f"{prefix}B" for prefix in ("M", "G")})
     table.update({f"{prefix}o/s": f"{prefix}B/s" for prefix in ("M", "G", "T", "P")})
@@ -65,15 +68,18 @@ _WORD_NUMBERS = {
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
 _NUMBER = rf"(?<![\w.,/\-−])(?P<number>{_DIGITS})(?![\d,]\d)"
 # The low end of a range written before the number ("600-900 GB/s", "from 50 to 100 GB/s").
-_LOW = r"(?<![\w.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
+_LOW = r"(?<![0-9A-Za-z_\u00c0-\u024f.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
 _SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
 # A unit may name what it is counted per: "GB/s/GPU", "GB/s/dir".
 _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
              "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
 # A unit joined by a hyphen ("a 256-GB card") is the compound adjective English makes of a quantity.
-QUANTITY = re.compile(rf"(?:{_LOW}|(?<![\w.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)(?P<unit>{_UNIT})"
-                      rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![\w/])")
+# Chinese, Japanese and Korean run numbers into words with no space ("使用141GB显存"): a letter of theirs bounds a quantity
+# as a space does, where a Latin letter or digit next to it makes it part of a name ("HBM3e", "A100").
+_WORD = r"0-9A-Za-z_\u00c0-\u024f"
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)(?P<unit>{_UNIT})"
+                      rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![{_WORD}/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
 # A number with no unit after it: in a cell, its unit is its column's.
 _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")

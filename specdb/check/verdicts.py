@@ -123,6 +123,9 @@ _UNHELD_KINDS = (
     (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
     (_PIN_RATE, re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
     ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
+    # B200's two dies joined at 10 TB/s (NV-HBI), Grace and Blackwell over NVLink-C2C: links inside a package or a board.
+    ("a die-to-die or chip-to-chip link", re.compile(r"\bdie[\s-]to[\s-]die\b|\bNV-?HBI\b|\bdual[\s-]die\b|\binter-?die\b|\bchip[\s-]to[\s-]chip\b",
+                                                     re.IGNORECASE)),
 )
 # A bisection bandwidth is held by no record; pages also call a system's aggregate so ("130 TB/s of aggregate bisection
 # bandwidth"), so the word makes unmatched only a figure that does not agree.
@@ -150,7 +153,9 @@ _COMPARAND = re.compile(r"\b(?:than|versus|vs\.?|compared\s+(?:to|with)|relative
                         r"|(?:increase|improvement|gain|jump|boost|uplift)\s+(?:over|from|on)"
                         # "(double the memory capacity of H100)", "succeeds the Gaudi 2", Portuguese and Spanish "sucede ao Gaudi 2"
                         r"|(?:double|twice|triple|half)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:of|that\s+of)|succeeds|successor\s+(?:to|of)"
-                        r"|sucede\s+(?:ao?|al)|sucesor\s+de[l]?)\b", re.IGNORECASE)
+                        r"|sucede\s+(?:ao?|al)|sucesor\s+de[l]?)\b"
+                        # Chinese, Japanese and Korean write "than" inside words: 比上一代 H100 快, H100 より, H100 대비.
+                        r"|相比|相较|对比|比较|比(?![如例率])|較|较|より|と比べ|대비|보다", re.IGNORECASE)
 # The kind of figure a percentage increase names: "76% more memory", "43% higher bandwidth", "a 33% increase in VRAM".
 _PERCENT_OF = re.compile(r"\s+(?:more|higher|greater|larger|bigger|increase|gain|jump|uplift|boost|improvement)\s+(?:(?:in|of)\s+)?"
                          r"(?:(?:HBM|memory|VRAM)\s+)?(?P<kind>memory|capacity|VRAM|bandwidth)\b", re.IGNORECASE)
@@ -160,7 +165,7 @@ _BETWEEN_NAMES = re.compile(r"[\s|/,]*(?:(?:vs\.?|and)[\s|/,]*)?", re.IGNORECASE
 _RATIO_OF = re.compile(r"\s+(?:that\s+of\s+)?(?:the\s+)?")
 _BRACKETED = re.compile(r"\s*\([^()]{0,80}\)")
 _COMPARAND_REACH = 200  # characters: a phrase naming what is compared against is short
-_COMPARAND_END = re.compile(r"[,;:()\[\]—–\n]|\s-\s")
+_COMPARAND_END = re.compile(r"[,;:()\[\]—–\n，；：（）。、]|\s-\s")
 
 
 @dataclass(frozen=True)
