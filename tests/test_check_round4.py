@@ -92,3 +92,15 @@ def test_a_die_to_die_link_is_a_kind_of_figure_no_record_holds(database):
 def test_per_second_written_in_japanese_is_read(database):
     found = verdicts("H100 SXM の NVLink は 900GB/秒 です。", database)
     assert (found["900GB/秒"].verdict, found["900GB/秒"].figure) == ("ok", "scale_up_bandwidth")
+
+
+def test_a_number_format_written_right_after_a_figure_is_its_own(database):
+    # TPU v5e: 197 TFLOPS BF16 and 393 TOPS INT8 held; the "bf16" after 197 is not the 393's.
+    found = verdicts("| v5e | 2023 | 197 TFLOPS bf16 393 TOPS INT8 | 16 GiB |", database, fmt="markdown")
+    assert (found["197 TFLOPS"].verdict, found["197 TFLOPS"].figure) == ("ok", "dense_bf16_flops")
+    assert (found["393 TOPS"].verdict, found["393 TOPS"].figure) == ("ok", "dense_int8_flops")
+
+
+def test_a_multiple_of_performance_over_a_part_is_not_judged(database):
+    found = verdicts("40 PFLOPS FP4 and 20 PFLOPS FP8 per chip - AMD claims 10x performance over the MI355X.", database)
+    assert "10x" not in found

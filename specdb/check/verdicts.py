@@ -79,6 +79,8 @@ _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rat
 # Dimensions whose figures change from one generation of a family to the next.
 _GENERATIONAL = ("bandwidth", "compute")
 _PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
+_FORMAT_AFTER = re.compile(r"[ \t]*[(\[]?[ \t]*(?P<format>FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
+_FORMAT_BEFORE = re.compile(r"\b(?P<format>FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
@@ -111,7 +113,7 @@ _BOUND = re.compile(r"(?:\b(?:beyond|over|above|more\s+than|at\s+least|exceeding
                     r"|(?:tens|hundreds|thousands)\s+of)|[>≥])\s*[~≈]?\s*$", re.IGNORECASE)
 # What a multiple of performance compares, not a multiple of a figure ("5X faster in certain operations", "3x faster LLM
 # training"): no ratio of held figures.
-_SPEED = re.compile(r"\s*(?:\*\*)?\s*(?:faster|slower|quicker|speed-?ups?|better|higher\s+performance)\b", re.IGNORECASE)
+_SPEED = re.compile(r"\s*(?:\*\*)?\s*(?:faster|slower|quicker|speed-?ups?|better|(?:higher\s+|more\s+)?performance)\b", re.IGNORECASE)
 _WORKLOAD = re.compile(r"\b(?:training|inference|operations?|workloads?|performance|tokens?|latency|speed-?ups?|jobs?|models?"
                        r"|applications?|tasks?|queries|requests|users|price|costs?|efficiency|power|energy)\b", re.IGNORECASE)
 # Kinds of figure that no record holds, named by the words of a claim.
@@ -1219,6 +1221,12 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     """The number format a compute figure is given in (bf16, fp8...): named nearest before it in its sentence (its cell,
     then its header and row label, in a table), else its paragraph."""
     page = state.page
+    # "197 TFLOPS bf16 393 TOPS INT8": a format written right after a figure, or right before it, is its own.
+    own = _FORMAT_AFTER.match(page.text, claim.end) or _FORMAT_BEFORE.search(page.text, max(0, claim.start - 16), claim.start)
+    if own:
+        return own["format"].lower()
+    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
+        return "int8"  # operations per second, not floating-point: integer
     cell = page.cell_of(claim.start)
     sentence = page.sentence_of(claim.start)
     paragraph = page.paragraphs[page.paragraph_of(claim.start)]
@@ -1227,8 +1235,6 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
         named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
         if named:
             return named[1]
-    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
-        return "int8"  # operations per second, not floating-point: integer
     return None
 
 
