@@ -104,3 +104,12 @@ def test_a_number_format_written_right_after_a_figure_is_its_own(database):
 def test_a_multiple_of_performance_over_a_part_is_not_judged(database):
     found = verdicts("40 PFLOPS FP4 and 20 PFLOPS FP8 per chip - AMD claims 10x performance over the MI355X.", database)
     assert "10x" not in found
+
+
+def test_a_sentence_naming_a_part_that_holds_no_such_figure_raises_no_alarm_against_another(database):
+    # Intel Gaudi 3: 1050 GB/s scale-up both ways held; the data holds no scale-up rate for the Gaudi 2.
+    text = ("Each Intel Gaudi 3 AI accelerator has 21 scale-up ports running at 200Gbps.\n\nNote\n\nGaudi 2 network"
+            " architecture is similar to Gaudi 3. The theoretical peak of scale-up bandwidth from each Gaudi 2 is 21*100Gbps"
+            " = 21*12.5 GB/s = 262.5 GB/s unidirectional bandwidth or 525 GB/s bidirectional bandwidth.")
+    found = verdicts(text, database)
+    assert found["525 GB/s"].verdict == "unmatched" and found["525 GB/s"].record_id is None

@@ -686,6 +686,11 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
                                 "the range holds the figure as it is counted; a range states no counting"), figure.direction
     if claim.dimension == "count":
         return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else (figure, finding, None)
+    lacking = _sentence_part_lacking(database, state, claim, figure, topic)
+    if lacking is not None:
+        # "The scale-up bandwidth of each Gaudi 2 is ... 525 GB/s": the sentence's part holds no such figure, so the figure
+        # of a part found further off (the page's Gaudi 3) is not what the text gives.
+        return figure, _finding("unmatched", note=f"names {lacking.text}, for which the database holds no {_kind_of(state, claim)} figure"), None
     if (finding.verdict in ("mismatch", "stale") and not _alternative_agrees(claim, figure) and not _labelled(state, index, figure)
             and not _named_in_sentence(database, state, claim, figure)):
         for records in state.named_records(claim):
@@ -718,6 +723,19 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
             return figure, _finding("unmatched", figure, finding.expected, finding.basis,
                                     f"a throughput reached or expected in a run, below {figure.label}; the data holds no such run"), finding.basis
     return figure, finding, finding.basis
+
+
+def _sentence_part_lacking(database: Database, state: _PageState, claim: Claim, figure: Figure, topic: str | None) -> Mention | None:
+    """An accelerator the claim's sentence names, other than the figure's part and not compared with, holding no figure
+    of the claim's kind, where the sentence does not name the figure's part."""
+    if _named_in_sentence(database, state, claim, figure):
+        return None
+    sentence = state.page.sentence_of(claim.start)
+    for mention in state.mentions_in(sentence.start, sentence.end):
+        if (mention.known and not mention.family and database.kinds.get(mention.records[0]) == "accelerator"
+                and not state.compared_apart(mention, claim) and _best(database, claim, topic, mention.records, state)[0] is None):
+            return mention
+    return None
 
 
 def _named_in_sentence(database: Database, state: _PageState, claim: Claim, figure: Figure) -> bool:
