@@ -73,3 +73,25 @@ def test_a_key_naming_a_number_format_and_the_rate_gives_that_format():
             '        "peak_mem_bw_bytes_sec": 3.35e12,\n    },\n}\n')
     _, fields = read("roofline.py", text)
     assert {(field.meaning, field.value) for field in fields} == {(meaning.dense("bf16"), 989e12), (meaning.dense("fp8"), 1979e12)}
+
+
+SCALING_BOOK = """|  GPU  | Generation | HBM BW/chip | HBM capacity/chip |
+| :---: | :--------: | :---------: | :---------------: |
+| H100  |   Hopper   |   3.4e12    |       80GB        |
+| B200  | Blackwell  |   8.0e12    |       192GB       |
+
+| NVLink Gen | NVLink Bandwidth (GB/s, full-duplex) | NVLink Ports / GPU | Node GPU to GPU bandwidth (GB/s full-duplex) |
+| :--------: | :----------------------------------: | :----------------: | :------------------------------------------: |
+|  **4.0**   |                  25                  |         18         |                     450                      |
+"""
+
+
+def test_unitless_memory_columns_and_a_per_link_column_are_read_as_the_scaling_book_writes_them(data):
+    # B200: 7.7 TB/s and 180 GiB held, 8 TB/s and 192 GiB its announced values; NVLink 4: 25 GB/s a link and 450 GB/s a
+    # GPU each way ("full-duplex: 25GB/s each way", as the book's footnote says).
+    _, fields = read("gpus.md", SCALING_BOOK)
+    assert (4, "B200 / HBM BW/chip", 8.0e12) in {(field.line, field.key, field.value) for field in fields}
+    verdicts = {(finding.line, finding.key): finding.verdict for finding in judge(fields, data, "gpus.md")}
+    assert verdicts[4, "B200 / HBM BW/chip"] == "stale" and verdicts[4, "B200 / HBM capacity/chip"] == "stale"
+    assert verdicts[3, "H100 / HBM BW/chip"] == "ok"
+    assert verdicts[8, "4.0 / NVLink Bandwidth (GB/s, full-duplex)"] == "ok"

@@ -18,6 +18,9 @@ HOST_LINK_PER_DIRECTION = "host_link_per_direction"
 # A link record's own rate per accelerator (NVLink 4: 900 GB/s both ways), or x16 for PCIe, on a row naming the link.
 LINK_PER_DIRECTION = "link_per_direction"
 LINK_BIDIRECTIONAL = "link_bidirectional"
+# One link's rate (NVLink 4: 25 GB/s each way), on a row naming the link, in a table that gives the links per GPU apart.
+ONE_LINK_PER_DIRECTION = "one_link_per_direction"
+ONE_LINK_BIDIRECTIONAL = "one_link_bidirectional"
 DENSE = "dense:"  # followed by a number format: "dense:bf16" is the dense BF16 peak
 
 

@@ -259,6 +259,10 @@ class Data:
                     for tier in (platform.tiers["scale_out"],) if tier is not None]
         if quantity in (meaning.LINK_PER_DIRECTION, meaning.LINK_BIDIRECTIONAL):
             return self._own_link(record_id, quantity == meaning.LINK_PER_DIRECTION)
+        if quantity in (meaning.ONE_LINK_PER_DIRECTION, meaning.ONE_LINK_BIDIRECTIONAL):
+            if self.kinds.get(record_id, ("", ""))[0] != "link":
+                return []
+            return self._link(record_id, "per_link_bandwidth", quantity == meaning.ONE_LINK_PER_DIRECTION)
         if quantity == meaning.HOST_LINK_PER_DIRECTION:
             link = self.uses.get(record_id, {}).get("host_link")
             found = self.figures.get((link, "x16_per_direction_bandwidth")) if link else None

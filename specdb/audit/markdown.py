@@ -40,7 +40,7 @@ _UNIT = re.compile(r"(?<![\w/])(PFLOPS|TFLOPS|TOPS|TB/s|TBps|GB/s|GBps|GiB|GBs|G
 _SCALES = {"pflops": 1e15, "tflops": 1e12, "tops": 1e12, "tb/s": 1e12, "tbps": 1e12, "gb/s": 1e9, "gbps": 1e9,
            "gib": 2**30, "gbs": 1e9, "gb": 1e9, "w": 1.0}
 _BANDWIDTHS = ("tb/s", "tbps", "gb/s", "gbps")
-_NUMBER = re.compile(r"^[~≈]?\s*([-+]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z/]*)\s*$")
+_NUMBER = re.compile(r"^[~≈]?\s*([-+]?\d[\d,]*(?:\.\d+)?(?:[eE][-+]?\d+)?)\s*([A-Za-z/]*)\s*$")  # "3.4e12" too
 # A delimiter row: a cell of one hyphen or more ("--:" as well as ":---:"), with a pipe somewhere, as GitHub reads it.
 _SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
@@ -124,6 +124,7 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
     # A table with a memory-capacity column calls its memory bandwidth "Peak Bandwidth" (ml-engineering's HBM table).
     memory_table = any(re.search(r"\b(memory|hbm|vram)\b", cell.lower()) and "bandwidth" not in cell.lower() for _, cell in header[1:])
     tensor_formats = {_dtype(cell.lower()) for _, cell in header[1:] if _TENSOR_UNITS.search(cell)} - {None}
+    per_link_table = any(re.search(r"\b(ports?|links?)\s*(/|per)\s*gpu\b", cell.lower()) for _, cell in header)
     for position, (_, cell) in enumerate(header[1:], start=1):
         lowered = cell.lower()
         if "sparse" in lowered or "sparsity" in lowered or position == named:
@@ -138,9 +139,9 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
         dtype = _dtype(lowered)
         if dtype and (unit_text.lower() in ("tflops", "pflops", "tops") or not unit_text):
             columns[position] = (meaning.dense(dtype), scale)
-        elif not unit_text and re.search(r"(memory|hbm|vram)\W+bandwidth", lowered):
-            columns[position] = (meaning.MEMORY_BANDWIDTH, 0.0)
-        elif not unit_text and re.search(r"\b(memory|hbm|vram)$", lowered):
+        elif not unit_text and re.search(r"(memory|hbm|vram)\W+(bandwidth|bw)\b", lowered):
+            columns[position] = (meaning.MEMORY_BANDWIDTH, _BYTES_IF_BARE)
+        elif not unit_text and re.search(r"\b(memory|hbm|vram)(\W+(capacity|size))?(/(chip|gpu|device))?$", lowered):
             columns[position] = (meaning.MEMORY_CAPACITY, 0.0)
         elif (re.search(r"(memory|hbm|vram)\W+bandwidth", lowered) or (memory_table and "bandwidth" in lowered)) and unit_text.lower() in _BANDWIDTHS:
             columns[position] = (meaning.MEMORY_BANDWIDTH, scale)
@@ -148,6 +149,11 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
             columns[position] = (meaning.MEMORY_CAPACITY, scale)
         elif re.search(r"\b(tdp|power)\b", lowered) and unit_text.lower() == "w":
             columns[position] = (meaning.POWER, 1.0)
+        elif (per_link_table and re.search(r"nvlink|infinity fabric", lowered) and not re.search(r"gpu|node|total|aggregate", lowered)
+              and _direction(lowered) and (unit_text.lower() in _BANDWIDTHS or not unit_text)):
+            # "NVLink Bandwidth (GB/s, full-duplex)" beside "NVLink Ports / GPU": one link's rate, the GPU's being the product.
+            one_way = _direction(lowered) == meaning.SCALE_UP_PER_DIRECTION
+            columns[position] = (meaning.ONE_LINK_PER_DIRECTION if one_way else meaning.ONE_LINK_BIDIRECTIONAL, scale)
         elif re.search(r"nvlink|infinity fabric|scale-up|intra-node", lowered) and (unit_text.lower() in _BANDWIDTHS or not unit_text):
             columns[position] = (_direction(lowered) or _STATED_IN_CELL, scale)
         elif (_direction(lowered) and (unit_text.lower() in _BANDWIDTHS or not unit_text)
@@ -161,6 +167,9 @@ def _columns(header: list[tuple[int, str]], named: int = 0, prose: str = "") -> 
     return columns
 
 
+# A memory-bandwidth column with no unit ("HBM BW/chip | 3.4e12", the scaling book's tables) writes bytes a second, the
+# SI unit; a cell giving its own unit ("2.0 TB/s") is read in it.
+_BYTES_IF_BARE = 1.0
 _TENSOR_UNITS = re.compile(r"\b(?:tensor|matrix)\b", re.IGNORECASE)
 _VECTOR_UNITS = re.compile(r"\bnon-?tensor\b|\bvector\b", re.IGNORECASE)
 # A meaning taken from the prose around a table rather than its header: judged as documented loosely.
@@ -206,7 +215,9 @@ _DIRECTION_WORDS = re.compile(r"\s*\(?\b(?:uni|bi)-?directional\b\)?|\s*\b(?:per
 
 def _direction(text: str) -> str | None:
     """The scale-up meaning a header or cell gives by naming its direction."""
-    if re.search(r"uni-?dir|unidirection|per direction|per-direction|one way|one-way|each way|in each direction", text):
+    # "Full-duplex" is a rate carried in each direction at once (the scaling book: "25GB/s each way"), as networking
+    # writes it; "duplex" alone, or "bidirectional", is both directions added.
+    if re.search(r"uni-?dir|unidirection|per direction|per-direction|one way|one-way|each way|in each direction|full[\s-]duplex", text):
         return meaning.SCALE_UP_PER_DIRECTION
     if re.search(r"bi-?dir|both directions|duplex", text):
         return meaning.SCALE_UP_BIDIRECTIONAL
