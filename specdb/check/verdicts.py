@@ -78,9 +78,10 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 # Dimensions whose figures change from one generation of a family to the next.
 _GENERATIONAL = ("bandwidth", "compute")
-_PRECISION = re.compile(r"\b(FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
-_FORMAT_AFTER = re.compile(r"[ \t]*[(\[]?[ \t]*(?P<format>FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)\b", re.IGNORECASE)
-_FORMAT_BEFORE = re.compile(r"\b(?P<format>FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8)[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
+_FORMATS = r"FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8"
+_PRECISION = re.compile(rf"\b({_FORMATS})\b", re.IGNORECASE)
+_FORMAT_AFTER = re.compile(rf"[ \t]*[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
+_FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 _SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
