@@ -12,7 +12,7 @@ import math
 import re
 from dataclasses import dataclass, replace
 
-from specdb.check.page import Page, Spans
+from specdb.check.page import Page, Span, Spans
 from specdb.format.units import BINARY_PREFIXES, SI_PREFIXES, UnitError, parse_quantity
 
 # Prose writes bandwidths and sizes up to peta; exa only in FLOPS, spelt out below.
@@ -68,16 +68,16 @@ _WORD_NUMBERS = {
 _DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
 _NUMBER = rf"(?<![\w.,/\-−])(?P<number>{_DIGITS})(?![\d,]\d)"
 # The low end of a range written before the number ("600-900 GB/s", "from 50 to 100 GB/s").
-_LOW = r"(?<![0-9A-Za-z_\u00c0-\u024f.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
+# Chinese, Japanese and Korean run numbers into words with no space ("使用141GB显存"): a letter of theirs bounds a quantity
+# as a space does, where a Latin letter or digit next to it makes it part of a name ("HBM3e", "A100").
+_WORD = r"0-9A-Za-z_\u00c0-\u024f"
+_LOW = rf"(?<![{_WORD}.,/\-−])(?P<low>\d+(?:\.\d+)?)[ \u00a0\u2009\u202f]*(?:[-–]|to\b)[ \u00a0\u2009\u202f]*"
 _SPACE = r"[ \u00a0\u2009\u202f]*"  # entities such as &nbsp; leave padding behind them
 _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, reverse=True))
 # A unit may name what it is counted per: "GB/s/GPU", "GB/s/dir".
 _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
              "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
 # A unit joined by a hyphen ("a 256-GB card") is the compound adjective English makes of a quantity.
-# Chinese, Japanese and Korean run numbers into words with no space ("使用141GB显存"): a letter of theirs bounds a quantity
-# as a space does, where a Latin letter or digit next to it makes it part of a name ("HBM3e", "A100").
-_WORD = r"0-9A-Za-z_\u00c0-\u024f"
 QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![{_WORD}/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
@@ -264,16 +264,10 @@ def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
     or, in a table of one part whose rows are its specifications ("| HBM capacity per chip (GiB) | 95 |"), whose row label does."""
     found = []
     for cell in page.cells:
-        unit = counted = None
-        for span in (cell.header, cell.label):
-            if span is None:
-                continue
-            unit = _HEADER_UNIT.search(page.text, span.start, span.end)
-            counted = _HEADER_COUNT.match(page.text, span.start, span.end)
-            if not ((unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None):
-                break
-        if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None:
+        said = next((said for said in (_cell_unit(page, span) for span in (cell.header, cell.label) if span is not None) if said), None)
+        if said is None:
             continue
+        unit, counted = said
         for match in _BARE_NUMBER.finditer(page.text, cell.start, cell.end):
             if not taken.free(match.start(), match.end()) or _VERSION_IN_NAME.search(page.text, cell.start, match.start()):
                 continue
@@ -292,6 +286,14 @@ def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
             found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
                                unit["unit"], half * factor))
     return found
+
+
+def _cell_unit(page: Page, span: Span) -> tuple[re.Match | None, re.Match | None] | None:
+    """The unit ("Memory (GB)") or count noun ("Lanes") a header or row label gives its cells, if it gives one (a percent
+    is no unit a bare number is read in)."""
+    unit = _HEADER_UNIT.search(page.text, span.start, span.end)
+    counted = _HEADER_COUNT.match(page.text, span.start, span.end)
+    return None if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None else (unit, counted)
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:

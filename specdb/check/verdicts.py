@@ -109,7 +109,8 @@ _VERSUS = re.compile(r"\d[\d.,]*\s*(?:[A-Za-z/]+\s*)?(?:vs\.?|versus)\s*$", re.I
 _REACHED = re.compile(r"\b(?:only|can|could|should|would|will|to|we|I|you|they|it|still)\s+(?:\w+\s+)?(?:achiev\w*|reach\w*|get|got|attain\w*"
                       r"|sustain\w*|see|saw|hit|peak(?:s|ed)?\s+at)\b|\b(?:measured|observed|tested|results?|runs?|ran|achieved|attained"
                       r"|reached|sustained|throughput|p2p|bandwidthTest|nvbandwidth|nccl-tests|busbw|algbw|bus\s*bw)\b", re.IGNORECASE)
-# A count bounded, not stated ("scaling beyond 10,000 GPUs", "up to 576 GPUs", "thousands of GPUs"): no count any record holds.
+# A count bounded, not stated ("scaling beyond 10,000 GPUs", "more than 256 GPUs", "thousands of GPUs"): no count any record
+# holds. ("Up to 576 GPUs" is a domain's largest size, which records hold.)
 _BOUND = re.compile(r"(?:\b(?:beyond|over|above|more\s+than|at\s+least|exceeding|past|scal(?:e|es|ed|ing)\s+to"
                     r"|(?:tens|hundreds|thousands)\s+of)|[>≥])\s*[~≈]?\s*$", re.IGNORECASE)
 # What a multiple of performance compares, not a multiple of a figure ("5X faster in certain operations", "3x faster LLM
@@ -661,10 +662,10 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         finding = _finding("unmatched", figure, finding.expected, finding.basis,
                            "a value the text computes (a product of numbers), which agrees with no figure as written")
     if finding.verdict in (*FAILING, "ambiguous-basis"):
-        doubted = _doubted(database, state, index, figure, finding, topic)
+        doubted = _doubted(database, state, index, (figure, finding, direction), topic)
         if doubted is None:
             return None
-        figure, finding, direction = doubted if doubted[1] is not finding else (figure, finding, direction)
+        figure, finding, direction = doubted
     one_way = Bandwidth(claim.value, direction, figure.record_id, figure.name).on("per-direction") if direction else claim.value
     state.resolve(index, _Resolved(figure, _Operand(claim.value, one_way, direction, figure.label, claim.dimension)), topic)
     if finding.verdict == "unmatched":
@@ -672,7 +673,7 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     return finding
 
 
-def _doubted(database: Database, state: _PageState, index: int, figure: Figure, finding: Finding,
+def _doubted(database: Database, state: _PageState, index: int, judged: tuple[Figure, Finding, str | None],
              topic: str | None) -> tuple[Figure, Finding, str | None] | None:
     """An alarm raised only where the page gives no reason to doubt it: else the verdict that reason gives (None: no claim).
 
@@ -681,40 +682,36 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
     theirs, and a value that a run reached, or a count that bounds rather than states, is not held against a rating.
     """
     claim = state.claims[index]
+    figure, finding, _ = judged
     if claim.low is not None and finding.verdict == "ambiguous-basis":
         # "300-900 GB/s depending on the generation": a range spans values, and says nothing of how any one is counted.
         return figure, _finding("ok", figure, finding.expected, figure.direction,
                                 "the range holds the figure as it is counted; a range states no counting"), figure.direction
     if claim.dimension == "count":
-        return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else (figure, finding, None)
-    lacking = _sentence_part_lacking(database, state, claim, figure, topic)
+        return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else judged
+    named = _named_in_sentence(database, state, claim, figure)
+    lacking = None if named else _sentence_part_lacking(database, state, claim, topic)
     if lacking is not None:
         # "The scale-up bandwidth of each Gaudi 2 is ... 525 GB/s": the sentence's part holds no such figure, so the figure
         # of a part found further off (the page's Gaudi 3) is not what the text gives.
         return figure, _finding("unmatched", note=f"names {lacking.text}, for which the database holds no {_kind_of(state, claim)} figure"), None
-    if (finding.verdict in ("mismatch", "stale") and not _alternative_agrees(claim, figure) and not _labelled(state, index, figure)
-            and not _named_in_sentence(database, state, claim, figure)):
+    if finding.verdict in ("mismatch", "stale") and not _alternative_agrees(claim, figure) and not _labelled(state, index, figure) and not named:
         for records in state.named_records(claim):
-            if figure.record_id in records:
-                continue
-            other, agrees, _ = _best(database, claim, topic, records, state)
-            if other is None or not agrees or other.record_id not in records:
-                continue
-            judged = _verdict(database, state, claim, other)
-            if judged[1].verdict == "ok":
-                judged[1].note = f"the value of {other.record_id}, which the page names; not {figure.record_id}'s"
-                return judged
+            other, agrees, _ = _best(database, claim, topic, records, state) if figure.record_id not in records else (None, False, 0.0)
+            theirs = _agreeing(database, state, claim, other) if agrees and other.record_id in records else None
+            if theirs is not None:
+                theirs[1].note = f"the value of {other.record_id}, which the page names; not {figure.record_id}'s"
+                return theirs
     if (finding.verdict == "mismatch" and claim.dimension == "bandwidth" and not figure.name.startswith("measured_")
             and state.page_measures):
         # "How does 480GBps come from?" in a thread on NVLS runs: on a page that speaks of runs, a value a held run of the
         # part, or of a system built of it, measured is that run's, though its own sentence does not say so.
         systems = {figure.record_id} | database.used_by.get(figure.record_id, set())
-        for record_id in sorted(systems):
-            for measured in database.figures.get(record_id, []):
-                if measured.name.startswith("measured_") and measured.dimension == claim.dimension:
-                    judged = _verdict(database, state, claim, measured)
-                    if judged[1].verdict == "ok":
-                        return judged
+        runs = (measured for record_id in sorted(systems) for measured in database.figures.get(record_id, [])
+                if measured.name.startswith("measured_") and measured.dimension == claim.dimension)
+        theirs = next((agreeing for agreeing in (_agreeing(database, state, claim, run) for run in runs) if agreeing), None)
+        if theirs is not None:
+            return theirs
     if (finding.verdict == "mismatch" and claim.dimension in ("bandwidth", "compute") and not figure.name.startswith("measured_")
             and not state.rated(claim)):
         clause = state.page.clause_of(claim.start)
@@ -723,14 +720,11 @@ def _doubted(database: Database, state: _PageState, index: int, figure: Figure, 
         if claim.value < max(peaks) and _REACHED.search(state.page.text, clause.start, clause.end):
             return figure, _finding("unmatched", figure, finding.expected, finding.basis,
                                     f"a throughput reached or expected in a run, below {figure.label}; the data holds no such run"), finding.basis
-    return figure, finding, finding.basis
+    return judged
 
 
-def _sentence_part_lacking(database: Database, state: _PageState, claim: Claim, figure: Figure, topic: str | None) -> Mention | None:
-    """An accelerator the claim's sentence names, other than the figure's part and not compared with, holding no figure
-    of the claim's kind, where the sentence does not name the figure's part."""
-    if _named_in_sentence(database, state, claim, figure):
-        return None
+def _sentence_part_lacking(database: Database, state: _PageState, claim: Claim, topic: str | None) -> Mention | None:
+    """An accelerator the claim's sentence names, not compared with, holding no figure of the claim's kind."""
     sentence = state.page.sentence_of(claim.start)
     for mention in state.mentions_in(sentence.start, sentence.end):
         if (mention.known and not mention.family and database.kinds.get(mention.records[0]) == "accelerator"
@@ -810,6 +804,12 @@ def _versus_same_part(state: _PageState, index: int, figure: Figure) -> bool:
     return before is not None and before.figure.record_id == figure.record_id
 
 
+def _agreeing(database: Database, state: _PageState, claim: Claim, figure: Figure | None) -> tuple[Figure, Finding, str | None] | None:
+    """The claim judged against a figure, where it agrees with it (ok); else None."""
+    judged = _verdict(database, state, claim, figure) if figure is not None else None
+    return judged if judged is not None and judged[1].verdict == "ok" else None
+
+
 def _other_side(database: Database, state: _PageState, claim: Claim, old: Figure, topic: str | None) -> tuple[Figure, Finding, str | None]:
     """"GB300 and B200 ... GB300 ... (15 vs 9 PFLOPS)": the second value of a pair is of the other part named nearest
     before it in the paragraph or the one before (a heading), when its figure agrees; else unmatched."""
@@ -817,9 +817,8 @@ def _other_side(database: Database, state: _PageState, claim: Claim, old: Figure
     start = state.page.paragraphs[number - 1 if number else number].start
     for mention in reversed(state.mentions_in(start, claim.start)):
         if mention.known and not mention.family and old.record_id not in mention.records:
-            figure = _best(database, claim, topic, mention.records, state)[0]
-            judged = _verdict(database, state, claim, figure) if figure is not None else None
-            if judged is not None and judged[1].verdict == "ok":
+            judged = _agreeing(database, state, claim, _best(database, claim, topic, mention.records, state)[0])
+            if judged is not None:
                 return judged
             break
     return old, _finding("unmatched", old, note=f"the other side of a pair with {old.record_id}, of a part the text does not name"), None
@@ -835,9 +834,8 @@ def _new_part(database: Database, state: _PageState, claim: Claim, old: Figure, 
             named[mention.records] = named.get(mention.records, 0) + 1
     # A part of the old one's family the page names (the MI325X beside the MI300X) before any other part it names as often.
     subject = max(named, key=lambda records: (bool(kin.intersection(records)), named[records])) if named else None
-    figure = _best(database, claim, topic, subject, state)[0] if subject else None
-    judged = _verdict(database, state, claim, figure) if figure is not None else None
-    if judged is not None and judged[1].verdict == "ok":
+    judged = _agreeing(database, state, claim, _best(database, claim, topic, subject, state)[0] if subject else None)
+    if judged is not None:
         return judged
     return old, _finding("unmatched", old, note=f"the value {old.label} was changed to, of a part the text does not name"), None
 
