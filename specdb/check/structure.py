@@ -43,6 +43,7 @@ _ESCAPE_CODE_OR_PIPE = re.compile(r"\\.|`[^`\n]*`|\|")
 _PIPE_ROW = re.compile(r"[ \t]*\|")
 _HTML_HEADING = re.compile(r"<h[1-6]\b[^<>]*>", re.IGNORECASE)
 _HTML_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>|<(?:table|p|div)\b", re.IGNORECASE)
+_FIGURE_START = re.compile(r"\s*[~≈<>]?\s*[\d.]")
 _HTML_CAPTION = re.compile(r"<caption\b[^<>]*>", re.IGNORECASE)
 
 
@@ -100,12 +101,27 @@ def _pipe_tables(source: str, line_starts: list[int], prose: list[tuple[int, int
                 caption = _line_span(source, line_starts, prose[at - 1][1] - 1, prose[at - 1][1])
         header = _pipe_cells(source, line_starts, line - 2)
         row = line + 1
+        if row <= last and _PIPE_ROW.match(source, line_starts[row - 1]) and _blank_beyond_label(source, header):
+            # "| Specifications | | |" over "| | H100 SXM | H200 SXM |": the first body row heads the columns.
+            below = _pipe_cells(source, line_starts, row - 1)
+            if len(below) > 1 and _blank(source, below[0]) and not any(_blank(source, cell) for cell in below[1:]):
+                header, row = below, row + 1
         while row <= last and _PIPE_ROW.match(source, line_starts[row - 1]):
             spans = _pipe_cells(source, line_starts, row - 1)
             cells += [Cell(span.start, span.end, header[column] if column < len(header) else None,
                            spans[0] if column else None, caption) for column, span in enumerate(spans)]
             row += 1
     return tuple(cells)
+
+
+def _blank(source: str, span: Span) -> bool:
+    """Whether a cell holds nothing but emphasis marks."""
+    return not source[span.start:span.end].strip(" \t*_")
+
+
+def _blank_beyond_label(source: str, header: list[Span]) -> bool:
+    """Whether a header row names nothing over its columns but the first."""
+    return len(header) > 1 and all(_blank(source, cell) for cell in header[1:])
 
 
 def _line_span(source: str, line_starts: list[int], first: int, end: int) -> Span:
@@ -164,12 +180,15 @@ def _html_cells(source: str, text: str, line_starts: list[int]) -> tuple[Cell, .
     for table in root.iter("table"):
         caption = _html_caption(table, text, line_starts, captions, boundaries)
         header: list[Span | None] = []
-        for row in table.iter("tr"):
-            if _nearest_table(row) is not table:
-                continue
+        rows = [row for row in table.iter("tr") if _nearest_table(row) is table]
+        # A table with no <th> whose first row holds no figure ("Metric | RTX 5090 | H100 SXM"): that row heads the columns.
+        headless = not any(child.tag == "th" for row in rows for child in row)
+        for number, row in enumerate(rows):
             elements = [child for child in row if isinstance(child.tag, str) and child.tag in ("td", "th")]
             spans = [locate(element) for element in elements]
-            if not header and elements and all(element.tag == "th" for element in elements):
+            if not header and elements and (all(element.tag == "th" for element in elements)
+                                            or headless and number == 0 and len(elements) > 1 and not any(
+                                                _FIGURE_START.match(element.text_content()) for element in elements)):
                 header = spans
                 continue
             label = spans[0] if len(spans) > 1 else None

@@ -78,11 +78,12 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 # Dimensions whose figures change from one generation of a family to the next.
 _GENERATIONAL = ("bandwidth", "compute")
-_FORMATS = r"FP64|FP32|TF32|BF16|FP16|FP8|FP6|FP4|INT8"
+_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8"
 _PRECISION = re.compile(rf"\b({_FORMATS})\b", re.IGNORECASE)
 _FORMAT_AFTER = re.compile(rf"[ \t]*[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
-_SPARSE = re.compile(r"\bsparse\b|\bsparsity\b", re.IGNORECASE)
+# Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
+_SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )\b(?:sparse|sparsity)\b", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
                        r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf"
@@ -881,8 +882,8 @@ def _names_hardware(state: _PageState, claim: Claim) -> bool:
 
 
 def _part_of_name(state: _PageState, claim: Claim) -> bool:
-    """A size written in or right after a product name is the variant's name ("A100 80GB"), not a claim."""
-    return any(mention.known and claim.start - mention.end <= 1 and mention.start < claim.start and not state.page.text[mention.end:claim.start].strip()
+    """A size written in or right after a product name is the variant's name ("A100 80GB", "H100 94GB"), not a claim."""
+    return any((mention.known or claim.end <= mention.end) and claim.start - mention.end <= 1 and mention.start < claim.start and not state.page.text[mention.end:claim.start].strip()
                and not mention.text.endswith(("'s", "’s")) for mention in state.mentions_in(claim.start - _LONGEST_NAME, claim.start))
 
 
@@ -1241,7 +1242,7 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     # "197 TFLOPS bf16 393 TOPS INT8": a format written right after a figure, or right before it, is its own.
     own = _FORMAT_AFTER.match(page.text, claim.end) or _FORMAT_BEFORE.search(page.text, max(0, claim.start - 16), claim.start)
     if own:
-        return own["format"].lower()
+        return _format_name(own["format"])
     if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
         return "int8"  # operations per second, not floating-point: integer
     cell = page.cell_of(claim.start)
@@ -1251,8 +1252,14 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     for start, end in (*stretches, (sentence.start, sentence.end), (paragraph.start, claim.start)):
         named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
         if named:
-            return named[1]
+            return _format_name(named[1])
     return None
+
+
+def _format_name(written: str) -> str:
+    """A number format as the figures name it: "BFLOAT16" is bf16."""
+    written = written.casefold()
+    return "bf16" if written == "bfloat16" else written
 
 
 def _about(figure: Figure, topic: str | None, claim: Claim) -> bool:

@@ -1,0 +1,65 @@
+"""Readings of specdb check added after the sixth held-out set: a part named with its memory size, sparsity that the text
+denies, BFLOAT16 as a spelling of BF16, and the row that heads a table's columns when the first row does not.
+
+Expected verdicts come from specs/: H100 SXM 80 GiB, 3.35 TB/s, dense BF16 989 TFLOPS, dense FP8 1979 TFLOPS; H200 SXM
+141 GiB, 4.8 TB/s, dense BF16 989 TFLOPS; MI300X 192 GiB and 5.3 TB/s; the H100 NVL (94 GB) is not held.
+"""
+
+from conftest import verdicts
+from specdb.check.verdicts import check_text
+
+
+def _by_place(text, database, fmt):
+    return {(finding.line, finding.column): finding for finding in check_text(text, database, path="page", fmt=fmt)}
+
+
+def test_a_part_named_with_its_memory_size_is_that_part(database):
+    table = ("| | H100 80 GB | AMD MI300X 192 GB | H200 141 GB |\n|---|---|---|---|\n"
+             "| HBM bandwidth | 3.35 TB/s | 5.3 TB/s | 4.8 TB/s |\n")
+    found = _by_place(table, database, "markdown")
+    assert (found[(3, 19)].verdict, found[(3, 19)].record_id) == ("ok", "nvidia-h100-sxm")
+    assert (found[(3, 31)].verdict, found[(3, 31)].record_id) == ("ok", "amd-mi300x")
+    assert (found[(3, 42)].verdict, found[(3, 42)].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_size_no_held_variant_has_still_names_a_part_the_data_lacks(database):
+    table = "| | H100 SXM | H100 94GB |\n|---|---|---|\n| HBM bandwidth | 3.35 TB/s | 3.9 TB/s |\n"
+    found = _by_place(table, database, "markdown")
+    assert found[(3, 31)].verdict == "unmatched" and "H100 94GB" in found[(3, 31)].note
+    assert all(line == 3 for line, _ in found), "the size in a part's name is no claim"
+
+
+def test_sparsity_the_text_denies_leaves_the_dense_rate(database):
+    found = verdicts("Without sparsity, the H100 SXM delivers 989 TFLOPS of BF16.", database)
+    assert (found["989 TFLOPS"].verdict, found["989 TFLOPS"].figure) == ("ok", "dense_bf16_flops")
+    found = verdicts("With sparsity, the H100 SXM delivers 1979 TFLOPS of BF16.", database)
+    assert found["1979 TFLOPS"].verdict == "unmatched"
+
+
+def test_bfloat16_is_bf16(database):
+    found = verdicts("The H100 SXM reaches 1979 TFLOPS in BFLOAT16.", database)
+    assert found["1979 TFLOPS"].figure == "dense_bf16_flops" and found["1979 TFLOPS"].verdict != "ok"
+
+
+def test_a_row_of_parts_under_an_empty_header_heads_the_columns(database):
+    table = ("| Specifications | | |\n| :--- | :---: | :---: |\n| | **H100 SXM** | **H200 SXM** |\n"
+             "| **GPU Memory Bandwidth** | 4.8 TB/s | 4.8 TB/s |\n")
+    found = _by_place(table, database, "markdown")
+    assert (found[(4, 30)].verdict, found[(4, 30)].record_id) == ("mismatch", "nvidia-h100-sxm")
+    assert (found[(4, 41)].verdict, found[(4, 41)].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_the_first_row_of_an_html_table_without_header_cells_heads_its_columns(database):
+    page = ("<html><body><p>Two parts.</p>\n<table>\n<tr><td>Metric</td><td>H100 SXM</td><td>H200 SXM</td></tr>\n"
+            "<tr><td>HBM bandwidth</td><td>4.8 TB/s</td><td>4.8 TB/s</td></tr>\n</table></body></html>\n")
+    found = _by_place(page, database, "html")
+    assert (found[(4, 31)].verdict, found[(4, 31)].record_id) == ("mismatch", "nvidia-h100-sxm")
+    assert (found[(4, 48)].verdict, found[(4, 48)].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_an_html_table_whose_first_row_holds_figures_has_no_header(database):
+    page = ("<html><body><p>The H200 SXM.</p>\n<table>\n<tr><td>HBM bandwidth</td><td>4.8 TB/s</td></tr>\n"
+            "<tr><td>Memory</td><td>141 GB</td></tr>\n</table></body></html>\n")
+    found = _by_place(page, database, "html")
+    assert (found[(3, 31)].verdict, found[(3, 31)].record_id) == ("ok", "nvidia-h200-sxm")
+    assert (found[(4, 24)].verdict, found[(4, 24)].record_id) == ("ok", "nvidia-h200-sxm")
