@@ -63,3 +63,15 @@ def test_an_html_table_whose_first_row_holds_figures_has_no_header(database):
     found = _by_place(page, database, "html")
     assert (found[(3, 31)].verdict, found[(3, 31)].record_id) == ("ok", "nvidia-h200-sxm")
     assert (found[(4, 24)].verdict, found[(4, 24)].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_gpu_die_is_not_the_part_a_figure_is_of(database):
+    found = verdicts("NVIDIA H20\n\nThe chip is a cut-down GH100 with 96 GB of HBM3 at 4.0 TB/s.\n", database)
+    assert (found["4.0 TB/s"].verdict, found["4.0 TB/s"].record_id) == ("ok", "nvidia-h20")
+
+
+def test_a_label_line_of_a_spec_sheet_is_a_sentence_of_its_own(database):
+    sheet = ("The NVIDIA H200 is the flagship GPU.\nMemory: 141GB HBM3e (double the memory capacity of H100)\n"
+             "Product Position: Predecessor of B200/B300 series.\n")
+    found = verdicts(sheet, database)
+    assert (found["141GB"].verdict, found["141GB"].record_id) == ("ok", "nvidia-h200-sxm")

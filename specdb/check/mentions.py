@@ -34,7 +34,10 @@ _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
 # through its switches, not the chip) and the CPU-GPU link inside a superchip ("NVLink-C2C"; the records name it in notes only).
 _UNHELD_PART = re.compile(r"(?=[GRQN])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
                           r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d)|NVLink[\s-]C2C)(?![\w-])")
-_NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d", re.IGNORECASE)
+# Number formats, memory and connector standards, and GPU dies ("GH100" is the die of the H100 and H200, "AD104" of an Ada
+# card): a die's name says what a part is built on, not which part a figure is of.
+_NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d|^(?:G[AHPV]|AD|TU|GB)1\d\d$|^(?:AD|GB)20\d$|^GB20[2-9]",
+                           re.IGNORECASE)
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).

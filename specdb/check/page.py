@@ -32,6 +32,8 @@ _URL = re.compile(r"\bhttps?://\S+")
 # Chinese and Japanese end sentences with full-width marks and no space after them.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]]*\s+|[。！？]")
 _HTML_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n")
+# A list item or a "Label: value" line of a spec sheet begins a sentence of its own, though the line before it has no full stop.
+_TEXT_SENTENCE_END = re.compile(_SENTENCE_END.pattern + r"|\n(?=[ \t]*(?:[-*•·▪][ \t]|\d{1,2}[.)][ \t]|[A-Z][\w&/() -]{0,40}:[ \t]+\S))")
 _CLAUSE_END = re.compile(r"[;:—–；：]|\s-\s|\s\|\s")
 _LINE_BREAK = re.compile(r"\n")
 _SPACE = re.compile(r"\s+")
@@ -131,7 +133,7 @@ def read_page(source: str, fmt: str) -> Page:
     elif fmt == "markdown":
         text = _MARKDOWN_LINK_TARGET.sub(lambda match: "]" + _blank_text(match.group()[1:]), text)
     # In HTML a line break is markup (a cell, a list item, a <br>), so it ends a sentence.
-    sentence_end = _HTML_SENTENCE_END if fmt == "html" else _SENTENCE_END
+    sentence_end = _HTML_SENTENCE_END if fmt == "html" else _TEXT_SENTENCE_END
     paragraphs = tuple(_bounded(text, _paragraphs(text), PARAGRAPH_LIMIT, (_LINE_BREAK, sentence_end, _SPACE)))
     sentences = tuple(_bounded(text, (span for paragraph in paragraphs for span in _split(text, paragraph, sentence_end)),
                                SENTENCE_LIMIT, (_LINE_BREAK, _CLAUSE_END, _SPACE)))
