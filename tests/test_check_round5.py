@@ -75,3 +75,8 @@ def test_a_label_line_of_a_spec_sheet_is_a_sentence_of_its_own(database):
              "Product Position: Predecessor of B200/B300 series.\n")
     found = verdicts(sheet, database)
     assert (found["141GB"].verdict, found["141GB"].record_id) == ("ok", "nvidia-h200-sxm")
+
+
+def test_a_count_of_a_parts_node_is_the_vendors_system_before_a_clouds(database):
+    found = verdicts("A single H100 node with 8 GPUs.", database)
+    assert (found["8 GPUs"].verdict, found["8 GPUs"].record_id) == ("ok", "nvidia-hgx-h100")

@@ -1199,7 +1199,9 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if not candidates:
         return None, False, math.inf
 
-    def fit(figure: Figure) -> tuple[int, int, int, int, float]:
+    vendors = {record_id.split("-", 1)[0] for record_id in direct}
+
+    def fit(figure: Figure) -> tuple[int, int, int, int, float, int]:
         values = [entry[0] for entry in figure.timeline]
         recounted = []
         if figure.direction in _DIRECTED and claim.basis is None:
@@ -1219,10 +1221,12 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
             0 if as_held else 1,
             0 if claim.scope in (None, figure.scope) else 1,
             distance,
+            # Of systems equally close, the part's own vendor's (the HGX H100 that "8 GPUs" of an H100 node are) before a cloud's.
+            0 if figure.record_id.split("-", 1)[0] in vendors else 1,
         )
 
     best = min(candidates, key=fit)
-    agrees, _, _, _, distance = fit(best)
+    agrees, _, _, _, distance, _ = fit(best)
     return best, agrees == 0, distance
 
 
