@@ -80,3 +80,18 @@ def test_a_label_line_of_a_spec_sheet_is_a_sentence_of_its_own(database):
 def test_a_count_of_a_parts_node_is_the_vendors_system_before_a_clouds(database):
     found = verdicts("A single H100 node with 8 GPUs.", database)
     assert (found["8 GPUs"].verdict, found["8 GPUs"].record_id) == ("ok", "nvidia-hgx-h100")
+
+
+# The A100 records (specs/accelerator/nvidia-a100-*.yaml): the SXM4 40GB holds 400 W and FP16 312 TFLOPS; of the 80 GB
+# ones, the PCIe card holds 300 W and neither holds power for the SXM4 80GB, nor an FP16 rate.
+def test_a_part_named_with_a_size_is_the_records_of_that_size_not_its_siblings(database):
+    found = verdicts("The A100 80GB draws 400 W.", database)
+    assert found["400 W"].verdict == "unmatched" and found["400 W"].record_id is None
+
+
+def test_a_header_naming_a_variant_takes_its_own_figures_and_none_of_its_siblings(database):
+    table = ("| | A100 (80GB) | H100 SXM |\n|---|---|---|\n| NVLink | 600 GB/s | 900 GB/s |\n"
+             "| FP16 Tensor | 312 TFLOPS | 989 TFLOPS |\n")
+    found = _by_place(table, database, "markdown")
+    assert (found[(3, 12)].verdict, found[(3, 12)].record_id) == ("ok", "nvidia-a100-sxm-80gb")
+    assert found[(4, 17)].verdict == "unmatched" and found[(4, 17)].record_id is None

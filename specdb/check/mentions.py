@@ -41,7 +41,7 @@ _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QS
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
-_VARIANT_AFTER = re.compile(r"[\s-](?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])", re.IGNORECASE)
+_VARIANT_AFTER = re.compile(r"(?:[\s-]|\s?\()(?P<variant>NVL\d*|\d+\s?GB|PCIe|SXM\d?|OAM)(?![\w/-])\)?", re.IGNORECASE)
 _SIZE = re.compile(r"\d+\s?GB", re.IGNORECASE)
 _SIZE_SPACE = re.compile(r"(\d)\s+(?=GB)", re.IGNORECASE)
 _VERSION_NUMBER = re.compile(r"(\d+)(?:\.0)?\b")
@@ -177,6 +177,9 @@ class Lexicon:
                 result.append(Mention(mention.start, version.end(), text[mention.start:version.end()], records or ()))
             elif variant and self._other_variant(variant["variant"], mention.records):
                 result.append(Mention(mention.start, variant.end(), text[mention.start:variant.end()], ()))
+            elif variant and len(having := self._having(variant["variant"], mention.records)) < len(mention.records):
+                # "A100 80GB", "A100 (80GB)": the records whose names give the variant, not the 40 GB A100 as well.
+                result.append(Mention(mention.start, variant.end(), text[mention.start:variant.end()], having or mention.records))
             else:
                 result.append(mention)
         return result
@@ -185,10 +188,14 @@ class Lexicon:
         """Whether a form factor or memory size names a part other than the records: none of their names has it ("80 GB"
         is "80GB"), and, for a memory size, some of their names give one ("A100 40GB" beside "A100 80GB"; a part sold in
         one size, whose name gives none, is named with its size as "MI300X 192 GB")."""
-        wanted = set(_form(words(_SIZE_SPACE.sub(r"\1", variant))))
-        if any(wanted <= set(_form(self.words[record])) for record in records):
+        if self._having(variant, records):
             return False
         return not _SIZE.fullmatch(variant) or any(_SIZE.fullmatch(word) for record in records for word in self.words[record])
+
+    def _having(self, variant: str, records: tuple[str, ...]) -> tuple[str, ...]:
+        """The records whose names give a form factor or memory size ("80 GB" is "80GB")."""
+        wanted = set(_form(words(_SIZE_SPACE.sub(r"\1", variant))))
+        return tuple(record for record in records if wanted <= set(_form(self.words[record])))
 
     def _versions_under_family(self, page: Page, mentions: list[Mention]) -> list[Mention]:
         """"| NVLink Gen | ... |" over "| 3.0 | ... |": a cell holding only a version, in a column whose header names a

@@ -1029,7 +1029,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     sentence_tiers = len(tiers)  # a part the data lacks, named in the sentence, yields only to a held part named there too
     if claim.dimension != "count":
         tiers += [(nearest(paragraph.start, within.start, False), "nearby"), (nearest(previous.start, paragraph.start, False), "agrees")]
-    tiers += [(nearest(span.start, span.end, True), "decides") for span in _inherited(page, claim)]
+    tiers += [(nearest(span.start, span.end, True), "variant labels") for span in _inherited(page, claim)]
     tiers.append((nearest(within.start, within.end, True), "decides"))
     if claim.dimension != "count":
         tiers += [(_repeated(state, index), "agrees"), (nearest(paragraph.start, within.start, True), "nearby"),
@@ -1047,7 +1047,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
         # A part named in the row's other cells that holds no figure of the kind makes the cell unmatched, as a label does,
         # family or not (the IB row's rate is no NVLink figure remembered from before the table).
         labels, in_row = trust in ("labels", "row"), trust == "row"
-        trust = "decides" if labels else trust
+        # A header naming a family's variant ("A100 (80GB)") none of whose members holds the kind makes its cells unmatched too.
+        variants_lack = trust == "variant labels"
+        trust = "decides" if labels or variants_lack else trust
         # Within a tier: a record whose own figure agrees, then any that agrees, then (where names decide) the nearest.
         choices = []
         for order, mention in enumerate(mentions):
@@ -1064,7 +1066,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 # the page's subject, and the other side of a comparison, are no part this claim names
                 named = mention
             if figure is None:
-                if labels and (in_row or not mention.family):
+                if labels and (in_row or not mention.family) or variants_lack:
                     lacking = lacking or mention
                 continue
             direct = figure.record_id in mention.records
@@ -1078,10 +1080,12 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                     undecided = undecided or mention
                     continue
             if trust == "decides" and mention.family and not agrees and (
-                    claim.dimension == "count" or claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY):
+                    claim.dimension == "count" or claim.dimension in _GENERATIONAL and distance <= _ANOTHER_QUANTITY
+                    or any(_best(database, claim, topic, (record,), state)[0] is None for record in mention.records)):
                 # A family with no generation named ("NVLink", "InfiniBand") says which rate only by agreeing with one: a value
                 # near one generation's is no mismatch of that generation (one far from all is another quantity, as below);
-                # a count a family names ("2 Blackwell GPUs" of a superchip) is of no member unless one holds it.
+                # a count a family names ("2 Blackwell GPUs" of a superchip) is of no member unless one holds it; nor is a
+                # figure that some of its members hold none of ("A100 80GB ... 400W": the SXM's power, which is not held).
                 undecided = undecided or mention
                 continue
             if agrees or (trust == "decides" and direct):
