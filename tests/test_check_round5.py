@@ -95,3 +95,13 @@ def test_a_header_naming_a_variant_takes_its_own_figures_and_none_of_its_sibling
     found = _by_place(table, database, "markdown")
     assert (found[(3, 12)].verdict, found[(3, 12)].record_id) == ("ok", "nvidia-a100-sxm-80gb")
     assert found[(4, 17)].verdict == "unmatched" and found[(4, 17)].record_id is None
+
+
+def test_a_count_after_a_label_and_colon_is_the_labels(database):
+    found = verdicts("NVLink 4: 18 links", database)  # nvlink-4.links_per_accelerator = 18
+    assert (found["18 links"].verdict, found["18 links"].record_id) == ("ok", "nvlink-4")
+
+
+def test_of_systems_alike_the_one_built_of_the_named_accelerator_is_meant(database):
+    found = verdicts("The H200 SXM connects over NVLink 4.0 within a node (8 GPUs).", database)  # HGX H200: 8 GPUs
+    assert (found["8 GPUs"].verdict, found["8 GPUs"].record_id) == ("ok", "nvidia-hgx-h200")

@@ -30,7 +30,7 @@ from specdb.check.claims import (
 from specdb.check.claims import JOINER as _JOINER
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
-from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses
+from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses, record_vendors
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import UNITS, decimal_counterpart
@@ -511,6 +511,7 @@ class Database:
         self.lexicon = Lexicon(connection)
         self.as_of = as_of.isoformat() if as_of else None
         kinds = self.kinds = record_kinds(connection)
+        self.vendors = record_vendors(connection)
         self.uses: dict[str, set[str]] = {}
         self.used_by: dict[str, set[str]] = {}
         for record_id, target in record_uses(connection):
@@ -972,6 +973,15 @@ def _agrees_with_any(claim: Claim, readings: list[float]) -> bool:
     return any(_agrees(claim, reading) for reading in readings)
 
 
+def _count_clause(page: Page, claim: Claim) -> Span:
+    """The words a count is of: its clause, with the label before a colon ("NVLink 4: 18 links", "GPUs per node: 8")."""
+    clause = page.clause_of(claim.start)
+    label_end = len(page.text[:clause.start].rstrip())
+    if label_end and page.text[label_end - 1] in ":：" and page.sentence_of(label_end - 1) == page.sentence_of(claim.start):
+        return Span(page.clause_of(label_end - 1).start, clause.end)
+    return clause
+
+
 def _lookup(database: Database, state: _PageState, index: int, topic: str | None) -> Figure | Mention | None:
     """The figure a claim is about; else the hardware it names that the database does not hold, or holds no such figure for; else None.
 
@@ -981,7 +991,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     otherwise only when nothing closer was found.
     """
     page, claim = state.page, state.claims[index]
-    within = page.clause_of(claim.start) if claim.dimension == "count" else page.sentence_of(claim.start)
+    within = _count_clause(page, claim) if claim.dimension == "count" else page.sentence_of(claim.start)
     number = page.paragraph_of(claim.start)
     paragraph = page.paragraphs[number]
     previous = page.paragraphs[number - 1] if number else paragraph
@@ -1203,7 +1213,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
     if not candidates:
         return None, False, math.inf
 
-    vendors = {record_id.split("-", 1)[0] for record_id in direct}
+    vendors = {database.vendors.get(record_id) for record_id in direct}
 
     def fit(figure: Figure) -> tuple[int, int, int, int, float, int]:
         values = [entry[0] for entry in figure.timeline]
@@ -1226,10 +1236,22 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
             0 if claim.scope in (None, figure.scope) else 1,
             distance,
             # Of systems equally close, the part's own vendor's (the HGX H100 that "8 GPUs" of an H100 node are) before a cloud's.
-            0 if figure.record_id.split("-", 1)[0] in vendors else 1,
+            0 if database.vendors.get(figure.record_id) in vendors else 1,
         )
 
     best = min(candidates, key=fit)
+    tied = [figure for figure in candidates if fit(figure) == fit(best)]
+    if len(tied) > 1:
+        # Systems alike in all else ("8 GPUs" of an HGX A100, H100 or H200): the one built of the accelerator the page names
+        # nearest, then of any part it names nearest (the NVLink 4 an HGX H100 and an HGX H200 share says less).
+        named = state.named_records(claim)
+
+        def nearness(figure: Figure) -> tuple[int, int]:
+            built_of = {figure.record_id} | database.uses.get(figure.record_id, set())
+            built = [at for at, records in enumerate(named) if built_of.intersection(records)]
+            accelerators = [at for at in built if database.kinds.get(named[at][0]) == "accelerator"]
+            return (accelerators or [len(named)])[0], (built or [len(named)])[0]
+        best = min(tied, key=nearness)
     agrees, _, _, _, distance, _ = fit(best)
     return best, agrees == 0, distance
 

@@ -367,6 +367,10 @@ def record_kinds(connection: sqlite3.Connection) -> dict[str, str]:
     return dict(connection.execute("SELECT id, kind FROM record"))
 
 
+def record_vendors(connection: sqlite3.Connection) -> dict[str, str]:
+    return dict(connection.execute("SELECT id, vendor FROM record"))
+
+
 def uses_of(connection: sqlite3.Connection, record_id: str) -> dict[str, str]:
     """The records a record is built from, by role, in the order of roles."""
     return dict(connection.execute("SELECT role, target_id FROM record_use WHERE record_id = ? ORDER BY role", (record_id,)).fetchall())
