@@ -1239,8 +1239,10 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
             0 if database.vendors.get(figure.record_id) in vendors else 1,
         )
 
-    best = min(candidates, key=fit)
-    tied = [figure for figure in candidates if fit(figure) == fit(best)]
+    fits = [fit(figure) for figure in candidates]
+    best_fit = min(fits)
+    tied = [figure for figure, fitted in zip(candidates, fits, strict=True) if fitted == best_fit]
+    best = tied[0]
     if len(tied) > 1:
         # Systems alike in all else ("8 GPUs" of an HGX A100, H100 or H200): the one built of the accelerator the page names
         # nearest, then of any part it names nearest (the NVLink 4 an HGX H100 and an HGX H200 share says less).
@@ -1252,7 +1254,7 @@ def _best(database: Database, claim: Claim, topic: str | None, records: tuple[st
             accelerators = [at for at in built if database.kinds.get(named[at][0]) == "accelerator"]
             return (accelerators or [len(named)])[0], (built or [len(named)])[0]
         best = min(tied, key=nearness)
-    agrees, _, _, _, distance, _ = fit(best)
+    agrees, _, _, _, distance, _ = best_fit
     return best, agrees == 0, distance
 
 
