@@ -493,6 +493,16 @@ def test_a_pcie_rate_the_file_gives_for_another_generation_than_the_datas_is_unm
     assert verdicts_of(card, data)[1:] == [(4, "node.intra_node_bw", "ok"), (5, "node.pcie_bw", "mixed-basis")]
 
 
+def test_a_pcie_rate_of_a_newer_generation_than_the_part_has_is_judged_on_the_parts_own(data, tmp_path):
+    # The data's B200 has a PCIe 5 host link (63.0 GB/s one way, 128 GB/s both ways). "pcie 6.0" at 128 GB/s one way is a
+    # generation the part cannot run: judged on its own link, 128 GB/s is PCIe 5 both ways where one way is meant.
+    path = tmp_path / "b200_sxm.yaml"
+    path.write_text("gpu:\n  mem_bw: 7700000000000\nnode:\n  pcie_bw: 128000000000  # Byte/s, single direction, pcie 6.0\n")
+    [finding] = [f for f in judge(read(str(path), path.read_text())[1], data, str(path)) if f.key == "node.pcie_bw"]
+    assert (finding.verdict, finding.record, finding.figure) == ("mixed-basis", "pcie-5", "x16_per_direction_bandwidth")
+    assert "PCIe 6" in finding.note
+
+
 def test_a_rate_returned_as_a_fallback_or_as_a_share_no_whole_number_makes_is_not_an_alarm(data, tmp_path):
     # torchtitan: an unnamed TPU falls back to the A100's 312 TFLOPS; Trainium's 90 TFLOPS "per core" times any whole
     # number of cores is not the chip's 190; TPU v7's 2307 "halve for per-device" is one of its two TensorCores.

@@ -438,15 +438,24 @@ def _judge_one(item: Field, data: Data, path: str, capacity: Field | None = None
     return finding
 
 
+def _generation(link_id: str) -> int:
+    """A link's generation from its record's id ("pcie-6": 6; 0 where the id gives none)."""
+    number = re.search(r"(\d+)$", link_id)
+    return int(number[1]) if number else 0
+
+
 def _on_the_stated_link(item: Field, data: Data, parts: set[str], judged: tuple[str, _Expected, str]) -> tuple[str, _Expected, str]:
-    """A host-link rate whose file names another link than the data records for the part ("pcie 6.0" where the data
-    has PCIe 5): right for the link it names, it is the generation that is in question, which the file states and the
-    data may not settle, so it is unmatched; the other direction of that link is still mixed-basis."""
+    """A host-link rate whose file names an older link than the data records for the part ("pcie 5.0" where the data has
+    PCIe 6): a link runs at the generation both its ends have, and the other end (a CPU, a NIC) may have the older one,
+    so a rate right for the link it names is unmatched; the other direction of that link is still mixed-basis. A newer
+    link than the part has ("pcie 6.0" on a PCIe 5 part) is one the part cannot run, and is judged on the part's own."""
     stated, _, _ = data.parts(item.link)
     own = {data.uses.get(record_id, {}).get("host_link") for record_id in parts}
     if len(stated) != 1 or stated <= own:
         return judged
     [link] = stated
+    if all(_generation(link) > _generation(record_id) for record_id in own - {None}) and own - {None}:
+        return judged[0], judged[1], f"{judged[2]}; the file names {item.link}, a newer link than the data records for {', '.join(sorted(parts))}"
     theirs = data.expected(link, meaning.LINK_PER_DIRECTION)
     if not theirs:
         return judged
