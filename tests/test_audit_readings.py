@@ -95,3 +95,11 @@ def test_unitless_memory_columns_and_a_per_link_column_are_read_as_the_scaling_b
     assert verdicts[4, "B200 / HBM BW/chip"] == "stale" and verdicts[4, "B200 / HBM capacity/chip"] == "stale"
     assert verdicts[3, "H100 / HBM BW/chip"] == "ok"
     assert verdicts[8, "4.0 / NVLink Bandwidth (GB/s, full-duplex)"] == "ok"
+
+
+def test_a_bare_tpu_generation_is_not_the_lite_part_alone(data):
+    # JAX reports the v5p as "TPU v5" and the v5e as "TPU v5 lite" (specs' runtime names): a table keyed "v5" may mean
+    # either, so the v5p's dense BF16 459 TFLOPS under it is no wrong variant; 197 TFLOPS (the v5e's) agrees too.
+    text = 'DEVICE_FLOPS = {\n    "v5": {\n        "bf16": 459e12,\n    },\n    "v5litepod": {\n        "bf16": 197e12,\n    },\n}\n'
+    findings = judge(read("device_flops.py", text)[1], data, "device_flops.py")
+    assert [(finding.line, finding.verdict) for finding in findings] == [(3, "ok"), (6, "ok")]

@@ -140,6 +140,9 @@ class Data:
         self.names = connection.execute(
             "SELECT id, id FROM record WHERE kind = 'accelerator' UNION ALL SELECT r.name, r.id FROM record r WHERE r.kind = 'accelerator'"
             " UNION ALL SELECT a.alias, a.record_id FROM alias a JOIN record r ON r.id = a.record_id WHERE r.kind = 'accelerator'"
+            # The names tools report are names too: JAX's "TPU v5" is the v5p, so a bare "v5" is not the v5e's alone.
+            " UNION ALL SELECT n.name, n.record_id FROM runtime_name n JOIN record r ON r.id = n.record_id"
+            " WHERE r.kind = 'accelerator' AND n.reported_by != 'pci'"
         ).fetchall()
         self.link_names = connection.execute(
             "SELECT name, id FROM record WHERE kind = 'link'"
