@@ -105,3 +105,23 @@ def test_a_count_after_a_label_and_colon_is_the_labels(database):
 def test_of_systems_alike_the_one_built_of_the_named_accelerator_is_meant(database):
     found = verdicts("The H200 SXM connects over NVLink 4.0 within a node (8 GPUs).", database)  # HGX H200: 8 GPUs
     assert (found["8 GPUs"].verdict, found["8 GPUs"].record_id) == ("ok", "nvidia-hgx-h200")
+
+
+def test_an_infiniband_generation_before_hdr_is_hardware_the_data_lacks(database):
+    found = verdicts("Older InfiniBand clusters used FDR at 56 Gb/s per port.", database)
+    assert found["56 Gb/s"].verdict == "unmatched" and "FDR" in found["56 Gb/s"].note
+
+
+def test_an_effective_rate_is_read_in_a_table_title_and_in_other_languages(database):
+    # PCIe 4.0 x16 carries 31.5 GB/s each way (specs/link/pcie-4.yaml); 28 GB/s is what a transfer gets, which no record holds.
+    found = _by_place("**有效带宽：**\n\n| 配置 | 大消息(1GB) |\n| --- | --- |\n| PCIe 4.0 | 28 GB/s |\n", database, "markdown")
+    assert found[(5, 14)].verdict == "unmatched" and "effective" in found[(5, 14)].note
+    found = verdicts("Die effektive Bandbreite von PCIe 4.0 x16 liegt bei 28 GB/s.", database)
+    assert found["28 GB/s"].verdict == "unmatched"
+
+
+def test_a_sentence_introducing_a_table_does_not_make_every_cell_effective(database):
+    table = ("NDR 400G InfiniBand gives 96 GB/s effective bandwidth.\n| Standard | 4x Typical |\n|---|---|\n"
+             "| NDR | 400 Gb/s |\n")
+    found = _by_place(table, database, "markdown")
+    assert (found[(4, 9)].verdict, found[(4, 9)].record_id) == ("ok", "infiniband-ndr")

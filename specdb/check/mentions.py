@@ -31,9 +31,10 @@ _GENERATION = re.compile(rf"\b(?P<ordinal>{'|'.join(_ORDINALS)})[\s-]generation\
 _MODEL_NUMBER = re.compile(r"(?<![\w-])[A-Z]{1,4}\d{2,4}[A-Za-z]{0,3}(?![\w-])")
 # Parts no record is, named with a space before their model number or version: graphics cards ("GeForce RTX 4090",
 # "Radeon RX 7900 XTX", "RTX A6000"), switch chips of a generation ("NVSwitch 3.0"; the records hold what a GPU gets
-# through its switches, not the chip) and the CPU-GPU link inside a superchip ("NVLink-C2C"; the records name it in notes only).
-_UNHELD_PART = re.compile(r"(?=[GRQN])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
-                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d)|NVLink[\s-]C2C)(?![\w-])")
+# through its switches, not the chip), the CPU-GPU link inside a superchip ("NVLink-C2C"; the records name it in notes only)
+# and InfiniBand's generations before HDR (QDR to EDR; "SDR" and "DDR" name other things too).
+_UNHELD_PART = re.compile(r"(?=[GRQNFE])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Quadro\s+)?(?:RTX|GTX|RX|Radeon\s+Pro)\s?[A-Z]?\d{3,4}"
+                          r"(?:\s?(?:Ti|SUPER|XTX|XT|Ada))?|NVSwitch\s?(?:v?\d(?:\.\d)?|Gen\s?\d)|NVLink[\s-]C2C|(?:QDR|FDR|EDR))(?![\w-])")
 # Number formats, memory and connector standards, and GPU dies ("GH100" is the die of the H100 and H200, "AD104" of an Ada
 # card): a die's name says what a part is built on, not which part a figure is of.
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d|^(?:G[AHPV]|AD|TU|GB)1\d\d$|^(?:AD|GB)20\d$|^GB20[2-9]",

@@ -125,7 +125,9 @@ _PIN_RATE = "a memory pin rate"
 _TOTAL = re.compile(r"\btotal\b", re.IGNORECASE)
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
-    (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b", re.IGNORECASE)),
+    (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b"
+                            r"|有效带宽|有效帶寬|实际带宽|實際頻寬|実効帯域|実効バンド幅|실효\s?대역폭|\beffektive[nr]?\b|\befectivo\b|\beffectif\b",
+                            re.IGNORECASE)),
     (_PIN_RATE, re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
     ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
     # B200's two dies joined at 10 TB/s (NV-HBI), Grace and Blackwell over NVLink-C2C: links inside a package or a board.
@@ -627,7 +629,7 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
         return None
-    missing = _unheld_kind(claim, words, lookup, state.rated(claim))
+    missing = _unheld_kind(claim, f"{words} {_caption(state.page, claim)}", lookup, state.rated(claim))
     if missing:
         return _finding("unmatched", note=missing)
     if isinstance(lookup, Mention):
@@ -854,6 +856,18 @@ def _claim_words(state: _PageState, index: int, within_line: bool = False) -> st
     cell = page.cell_of(claim.start)
     header = page.text[cell.header.start:cell.header.end] if cell is not None and cell.header is not None else ""
     return f"{page.text[start:end]} {header}"
+
+
+_TITLE_WORDS = 8
+
+
+def _caption(page: Page, claim: Claim) -> str:
+    """The title over a claim's table ("Effective bandwidth:"), which says what kind of figure every cell is; not a
+    sentence introducing the table, which may speak of one column."""
+    cell = page.cell_of(claim.start)
+    title = page.text[cell.caption.start:cell.caption.end] if cell is not None and cell.caption is not None else ""
+    short = len(title.split()) <= _TITLE_WORDS and len(title) <= 8 * _TITLE_WORDS
+    return title if short and not title.strip(" \t*_").endswith((".", "。")) else ""
 
 
 def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention, rated: bool) -> str | None:
