@@ -125,3 +125,12 @@ def test_a_sentence_introducing_a_table_does_not_make_every_cell_effective(datab
              "| NDR | 400 Gb/s |\n")
     found = _by_place(table, database, "markdown")
     assert (found[(4, 9)].verdict, found[(4, 9)].record_id) == ("ok", "infiniband-ndr")
+
+
+def test_formats_and_sparsity_are_read_inside_code_names(database):
+    # The B200 holds a dense BF16 rate of 2.25 PFLOPS, no FP16 or INT4 rate, and no sparse rate (specs/accelerator/nvidia-b200.yaml).
+    page = ("The B200 constants:\n\nB200_FLOPS_FP16_TENSOR = 2250 TFLOPs\n\nB200_FLOPS_INT4 = 9000 TFLOPs\n\n"
+            "B200_FLOPS_FP8_SPARSE = 9000 TFLOPs\n")
+    found = _by_place(page, database, "text")
+    assert found[(3, 26)].verdict == "unmatched" and "fp16" in found[(3, 26)].note
+    assert all(finding.verdict != "ok" for place, finding in found.items() if place[0] in (5, 7))

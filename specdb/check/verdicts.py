@@ -78,12 +78,13 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 # Dimensions whose figures change from one generation of a family to the next.
 _GENERATIONAL = ("bandwidth", "compute")
-_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8"
-_PRECISION = re.compile(rf"\b({_FORMATS})\b", re.IGNORECASE)
+_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
+# A format is a word of its own, or of a code name ("B200_FLOPS_FP16_TENSOR": the underscore separates words there).
+_PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
 _FORMAT_AFTER = re.compile(rf"[ \t]*[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 # Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
-_SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )\b(?:sparse|sparsity)\b", re.IGNORECASE)
+_SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )(?<![^\W_])(?:sparse|sparsity)(?![^\W_])", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
                        r"|\bnvbandwidth\b|\bbandwidthTest\b|\bbusbw\b|\balgbw\b|\bib_(?:write|read|send)_bw\b|\biperf"
