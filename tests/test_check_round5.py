@@ -134,3 +134,11 @@ def test_formats_and_sparsity_are_read_inside_code_names(database):
     found = _by_place(page, database, "text")
     assert found[(3, 26)].verdict == "unmatched" and "fp16" in found[(3, 26)].note
     assert all(finding.verdict != "ok" for place, finding in found.items() if place[0] in (5, 7))
+
+
+def test_a_data_rate_is_a_memory_pins_only_beside_memory_words(database):
+    # InfiniBand HDR: 200 Gb/s per port, each way (specs/fabric/infiniband-hdr.yaml); no record holds an HBM pin rate.
+    found = verdicts("HDR (Mellanox's High Data Rate generation) runs at 200 Gb/s per port.", database)
+    assert (found["200 Gb/s"].verdict, found["200 Gb/s"].record_id) == ("ok", "infiniband-hdr")
+    found = verdicts("The H200's HBM3e runs at a data rate of 6.4 Gb/s.", database)
+    assert found["6.4 Gb/s"].verdict == "unmatched" and "pin" in found["6.4 Gb/s"].note

@@ -124,6 +124,8 @@ _WORKLOAD = re.compile(r"\b(?:training|inference|operations?|workloads?|performa
 _EFFECTIVE = "an effective or achieved throughput"
 _PIN_RATE = "a memory pin rate"
 _TOTAL = re.compile(r"\btotal\b", re.IGNORECASE)
+_PIN_WORDS = re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b", re.IGNORECASE)
+_MEMORY_WORDS = re.compile(r"\bHBM\w*|\bGDDR\w*|\bmemory\b|\bDRAM\b|显存|記憶體|メモリ|메모리", re.IGNORECASE)
 _UNHELD_KINDS = (
     ("a cache or on-chip memory", re.compile(r"\bcache\b|\bL[123]\b|\bSRAM\b|\bSMEM\b|\bshared memory\b|\bregister", re.IGNORECASE)),
     (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b"
@@ -862,6 +864,10 @@ def _claim_words(state: _PageState, index: int, within_line: bool = False) -> st
 _TITLE_WORDS = 8
 
 
+def _not_a_pin(claim: Claim, words: str) -> bool:
+    return _is_bytes(claim) or (_PIN_WORDS.search(words) is None and _MEMORY_WORDS.search(words) is None)
+
+
 def _caption(page: Page, claim: Claim) -> str:
     """The title over a claim's table ("Effective bandwidth:"), which says what kind of figure every cell is; not a
     sentence introducing the table, which may speak of one column."""
@@ -877,8 +883,9 @@ def _unheld_kind(claim: Claim, words: str, lookup: Figure | Mention, rated: bool
     the rating is no effective throughput, whatever its phrase says was achieved."""
     held = lookup.record_id if isinstance(lookup, Figure) else ", ".join(lookup.records) or lookup.text
     for kind, pattern in _UNHELD_KINDS:
-        # (a pin's rate is in bits: "a data rate of 25 GByte/s" is a link's)
-        if pattern.search(words) and not (rated and kind == _EFFECTIVE) and not (kind == _PIN_RATE and _is_bytes(claim)):
+        # (a pin's rate is in bits: "a data rate of 25 GByte/s" is a link's, and so is a port's or lane's "data rate" away
+        # from any memory word: "High Data Rate" InfiniBand's 200 Gb/s)
+        if pattern.search(words) and not (rated and kind == _EFFECTIVE) and not (kind == _PIN_RATE and _not_a_pin(claim, words)):
             return f"{kind} figure; the database holds none (for {held} or any part)"
     if claim.dimension == "time":
         example = f" ({lookup.label} is a library's modelled step latency)" if isinstance(lookup, Figure) else ""
