@@ -142,3 +142,10 @@ def test_a_data_rate_is_a_memory_pins_only_beside_memory_words(database):
     assert (found["200 Gb/s"].verdict, found["200 Gb/s"].record_id) == ("ok", "infiniband-hdr")
     found = verdicts("The H200's HBM3e runs at a data rate of 6.4 Gb/s.", database)
     assert found["6.4 Gb/s"].verdict == "unmatched" and "pin" in found["6.4 Gb/s"].note
+
+
+def test_a_duration_in_milliseconds_is_no_hardware_latency(database):
+    table = "| Message | PCIe 4.0 | NVLink 3.0 |\n| --- | --- | --- |\n| 1 GB | 1400 ms | 350 ms |\n"
+    assert not check_text(table, database, path="page", fmt="markdown")
+    found = verdicts("The PCIe 4.0 link's latency is about 1 µs.", database)
+    assert found["1 µs"].verdict == "unmatched" and "latency" in found["1 µs"].note

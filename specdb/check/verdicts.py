@@ -124,6 +124,7 @@ _WORKLOAD = re.compile(r"\b(?:training|inference|operations?|workloads?|performa
 _EFFECTIVE = "an effective or achieved throughput"
 _PIN_RATE = "a memory pin rate"
 _TOTAL = re.compile(r"\btotal\b", re.IGNORECASE)
+_LONGEST_LATENCY = 1e-3  # seconds
 _PIN_WORDS = re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b", re.IGNORECASE)
 _MEMORY_WORDS = re.compile(r"\bHBM\w*|\bGDDR\w*|\bmemory\b|\bDRAM\b|显存|記憶體|メモリ|메모리", re.IGNORECASE)
 _UNHELD_KINDS = (
@@ -627,6 +628,8 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return None  # sizes of gradients, weights, messages and buffers are not hardware figures
     if claim.unit == "%" and not _SHARE_OF.search(words):
         return None  # a percentage is judged only when its words say what it is a share of
+    if claim.dimension == "time" and claim.value >= _LONGEST_LATENCY:
+        return None  # milliseconds are a transfer's or a step's duration, not a hardware latency (those are in µs and ns)
     if _REJECTED.search(state.page.text, max(0, claim.start - 16), claim.start):
         return None
     lookup = _lookup(database, state, index, topic)
