@@ -149,3 +149,18 @@ def test_a_duration_in_milliseconds_is_no_hardware_latency(database):
     assert not check_text(table, database, path="page", fmt="markdown")
     found = verdicts("The PCIe 4.0 link's latency is about 1 µs.", database)
     assert found["1 µs"].verdict == "unmatched" and "latency" in found["1 µs"].note
+
+
+def test_a_decimal_comma_and_per_second_in_words_are_read(database):
+    # Gaudi 3: 3.67 TB/s held (3.7 its listed alternative); NVLink 5: 1.8 TB/s per GPU both ways.
+    found = verdicts("O Gaudi 3 tem 3,7 TB por segundo de largura de banda.", database)
+    assert (found["3,7 TB por segundo"].verdict, found["3,7 TB por segundo"].record_id) == ("ok", "intel-gaudi-3")
+    found = verdicts("NVLink 5 bietet 1,8 TB/s pro GPU.", database)
+    assert (found["1,8 TB/s"].verdict, found["1,8 TB/s"].record_id) == ("ok", "nvlink-5")
+    found = verdicts("The H100 SXM has 16,000 GB/s? No: 3,350 GB/s of HBM3.", database)
+    assert found["3,350 GB/s"].verdict == "ok"  # a thousands separator is three digits after the comma
+
+
+def test_a_bare_number_after_a_name_ending_in_its_number_is_no_version(database):
+    found = verdicts("Intel Gaudi3 24 200-GbE-Netzwerkschnittstellen, 128 GB HBM2e mit 3,67 TB/s.", database)
+    assert (found["128 GB"].verdict, found["128 GB"].record_id) == ("ok", "intel-gaudi-3")

@@ -53,6 +53,10 @@ def _spellings() -> dict[str, str]:
     # Japanese and Chinese write "per second" as /秒, Korean as /초: "900GB/秒".
     for prefix in _PREFIXES:
         table.update({f"{prefix}B/秒": f"{prefix}B/s", f"{prefix}B/초": f"{prefix}B/s", f"{prefix}b/秒": f"{prefix}b/s"})
+    # Spanish and Portuguese write "per second" in words: "3,7 TB por segundo"; German "pro Sekunde".
+    for prefix in _PREFIXES:
+        table.update({f"{prefix}B por segundo": f"{prefix}B/s", f"{prefix}b por segundo": f"{prefix}b/s",
+                      f"{prefix}B pro Sekunde": f"{prefix}B/s", f"{prefix}bit por segundo": f"{prefix}b/s"})
     # French writes bytes as octets: "288 Go", "8 To/s" ("To" alone is too often the English word to be read).
     table.update({f"{prefix}o": f"{prefix}B" for prefix in ("M", "G")})
     table.update({f"{prefix}o/s": f"{prefix}B/s" for prefix in ("M", "G", "T", "P")})
@@ -65,7 +69,10 @@ _WORD_NUMBERS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
     "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "hundred": 100,
 }
-_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
+# (a comma before one or two digits is a decimal comma, as German, French or Portuguese write "1,8 TB/s": a thousands
+# separator has three after it)
+_DIGITS = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+,\d{1,2}(?![\d,.])|\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?"
+_DECIMAL_COMMA = re.compile(r"\d+,\d{1,2}")
 _NUMBER = rf"(?<![\w.,/\-−])(?P<number>{_DIGITS})(?![\d,]\d)"
 # The low end of a range written before the number ("600-900 GB/s", "from 50 to 100 GB/s").
 # Chinese, Japanese and Korean run numbers into words with no space ("使用141GB显存"): a letter of theirs bounds a quantity
@@ -178,6 +185,8 @@ class Claim:
 
 def _number(text: str) -> tuple[float, float]:
     """The number written, and half a unit of its last significant digit ("16,000" -> 500, "3.35" -> 0.005, "3.4e12" -> 5e10)."""
+    if _DECIMAL_COMMA.fullmatch(text):
+        text = text.replace(",", ".")
     digits, _, exponent = text.replace(",", "").casefold().partition("e")
     scale = float(f"1e{exponent}") if exponent else 1.0  # an exponent past a float's range is infinite, and then skipped
     value = float(digits) * scale

@@ -167,6 +167,8 @@ class Lexicon:
         result = []
         for mention in mentions:
             version = _VERSION_AFTER.match(text, mention.end)
+            if version and mention.text[-1:].isdigit() and version.group().strip(" -").isdigit():
+                version = None  # "Gaudi3 24 200-GbE ports": after a name that ends in its number, a bare number is a count
             variant = _VARIANT_AFTER.match(text, mention.end) if not mention.text.endswith(("'s", "’s")) else None
             if variant and _key(variant["variant"]) in self.names:
                 variant = None  # "DGX H100 NVL72" in a table's header: the next part, not a variant of this one
