@@ -103,3 +103,54 @@ def test_a_bare_tpu_generation_is_not_the_lite_part_alone(data):
     text = 'DEVICE_FLOPS = {\n    "v5": {\n        "bf16": 459e12,\n    },\n    "v5litepod": {\n        "bf16": 197e12,\n    },\n}\n'
     findings = judge(read("device_flops.py", text)[1], data, "device_flops.py")
     assert [(finding.line, finding.verdict) for finding in findings] == [(3, "ok"), (6, "ok")]
+
+
+# Shapes of held-out-7's projects, written small. The data's H100 SXM: dense BF16 989 TFLOPS, FP8 1979, INT8 1978; the
+# B200: dense BF16 2.25 PFLOPS; the sparse H100 rates (1979 BF16, 3958 FP8) are twice the dense ones.
+def _verdicts(name, text, data):
+    return [(finding.line, finding.verdict) for finding in judge(read(name, text)[1], data, name)]
+
+
+def test_records_built_by_a_call_with_a_unit_in_a_keyword_are_read(data):
+    # PyTorch's `DeviceInfo(tops={dtype: N})`, TFLOPS by its docstring; xformers' `DeviceLimit("H100", ..., gemm_tflops=...)`.
+    text = ('_device_mapping = {\n    "NVIDIA H100": DeviceInfo(\n        tops={\n            torch.bfloat16: 1979.0,\n'
+            '            torch.float8_e5m2: 3958.0,\n            torch.float8_e8m0fnu: 3958.0,\n        },\n'
+            '        dram_bw_gbs=3350,\n    ),\n}\n')
+    assert _verdicts("device_info.py", text, data) == [(4, "sparse-as-dense"), (5, "sparse-as-dense")]
+    text = ('DEVICE_LIMITS = (\n    DeviceLimit(\n        "H100",\n        "https://example.com/datasheet",\n'
+            '        gemm_tflops={\n            torch.bfloat16: 1979 // 2,\n            torch.int8: 3958 // 2,\n        },\n    ),\n)\n')
+    assert _verdicts("device_limits.py", text, data) == [(6, "ok"), (7, "ok")]
+
+
+def test_a_switch_key_module_dicts_and_unitless_tflops_are_read(data):
+    # tritonbench: dtype dicts in TFLOPS with no unit, mounted by device name under a bool key; the False branch holds
+    # memory bandwidth ("values in gbps"), no peak.
+    text = ('NV_H100 = {\n    "bf16": 1979 // 2,\n    "fp8": 3958 // 2,\n}\nNV_B200 = {\n    "bf16": 1979 // 2,\n}\n'
+            'SPECS = {\n    True: {\n        "NVIDIA H100": NV_H100,\n        "NVIDIA B200": NV_B200,\n    },\n'
+            '    False: {\n        # values in gbps\n        "NVIDIA H100": 2000,\n    },\n}\n')
+    assert sorted(_verdicts("gpu_utils.py", text, data)) == [(2, "ok"), (3, "ok"), (6, "wrong-variant")]
+
+
+def test_a_list_of_records_naming_their_device_and_a_rate_key_with_its_unit(data):
+    # LLM_Sizing_Guide's `[{"name": "H100 SXM", "fp16_tflops": 1979}, ...]`; GenZ's `{'H100_GPU': {'Flops': 989, ...}}`.
+    text = 'gpu_specs = [\n    {"name": "H100 SXM", "fp16_tflops": 1979, "memory_gb": 80},\n    {"name": "H100 SXM", "fp16_tflops": 989},\n]\n'
+    assert _verdicts("calculator.py", text, data) == [(2, "sparse-as-dense"), (3, "ok")]
+    text = "system_configs = {\n    'H100_GPU': {'Flops': 989, 'Memory_size': 80, 'Memory_BW': 3400},\n}\n"
+    assert _verdicts("system_configs.py", text, data) == [(2, "ok")]
+
+
+def test_tensor_prefixed_keys_leave_the_vector_rates_unread(data):
+    # dcgm-profiling: "tf16" is the tensor cores' FP16 rate (here the sparse 1979), "fp16" the vector units' (133.8).
+    text = 'GPUSpec = {\n    "H100-SXM": {\n        "fp16": 133.8, "tf16": 1979, "fp64": 34, "tf64": 67,\n    },\n}\n'
+    assert _verdicts("gpu_specs.py", text, data) == [(3, "sparse-as-dense")]
+
+
+def test_a_share_and_a_rate_already_in_flops_under_a_unit_word_are_read_as_written(data):
+    text = ('specs = {\n    "NVIDIA H100": {\n        "bf16_peak_tops": 989e12,\n        "pct_achievable_gemm_tops": 0.78,\n'
+            '    },\n}\n')
+    assert _verdicts("roofline.py", text, data) == [(3, "ok")]
+
+
+def test_a_markdown_format_column_without_a_unit_is_in_tflops(data):
+    table = "|Accelerator | FP16 | BF16 | INT8 |\n|---|---|---|---|\n|NVIDIA H100 SXM | 1,979 | 989 | 3,958 |\n"
+    assert _verdicts("README.md", table, data) == [(3, "sparse-as-dense"), (3, "ok"), (3, "sparse-as-dense")]

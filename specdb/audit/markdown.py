@@ -264,6 +264,8 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
         bare = _DIRECTION_WORDS.sub("", cell)
         if starred_sparse and quantity.startswith(meaning.DENSE):
             bare = _dense_of_pair(bare)
+        if not scale and quantity.startswith(meaning.DENSE) and _written_in_tflops(bare):
+            scale = 1e12  # "| FP16 | ... | 1,979 |": a format's peak with no unit anywhere can only be in TFLOPS
         value = _value(bare, scale)
         if value is None:
             continue
@@ -278,6 +280,13 @@ def _row(line: str, number: int, header: list[tuple[int, str]], columns: dict[in
         found.append(Field(number, column, key, cell, value, scale, unit, part, quantity, loose=loose,
                            either_gb=quantity == meaning.MEMORY_CAPACITY))
     return found
+
+
+def _written_in_tflops(cell: str) -> bool:
+    """Whether a cell is a bare number from 10 to 100,000: a peak written with no unit, which only TFLOPS can be (no
+    accelerator's 16- or 8-bit peak is below 1e11 FLOP/s, and one in GFLOPS would be a part of under 100 TFLOPS)."""
+    match = _NUMBER.match(cell.replace("**", "").strip())
+    return bool(match) and not match.group(2) and 10 <= float(match.group(1).replace(",", "")) < 1e5
 
 
 _STARRED_PAIR = re.compile(r"^\s*([^/*]+?)(\**)\s*/\s*([^/*]+?)(\**)\s*$")

@@ -32,23 +32,36 @@ from specdb.audit.fields import Field, UnreadableTable
 
 NAME = "pyflops"
 _DTYPES = {
-    "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "int8": "int8",
+    "bfloat16": "bf16", "bf16": "bf16", "float16": "fp16", "half": "fp16", "fp16": "fp16", "tf16": "fp16", "int8": "int8",
     "float8": "fp8", "fp8": "fp8", "float8_e4m3fn": "fp8", "tfloat32": "tf32", "tf32": "tf32", "fp4": "fp4",
 }
 # Words of a key that names the rate itself, not a device or a number format (torchtitan's `{"h100": {"flops": 989e12,
 # "source": ...}}`, timeflies' `{"H100": {"compute_ablility": {"bfloat16": ...}}}`).
-_RATE_WORDS = frozenset(("flops", "tflops", "peak", "compute", "throughput"))
+_RATE_WORDS = frozenset(("flops", "tflops", "tops", "peak", "compute", "throughput"))
 # The words a key naming a number format's rate may add to it ("fp8_peak_tops", "bf16_tflops", "dense_fp8_flops").
 _RATE_KEY_WORDS = _RATE_WORDS | {"tops", "ops", "pflops", "dense", "tensor", "tc"}
 # Words of a key that names another quantity of the device, whose numbers are no peak rate (timeflies' "bandwidth").
-_OTHER_QUANTITY_WORDS = frozenset(("bandwidth", "bw", "memory", "mem", "capacity", "power", "tdp", "clock", "latency"))
+_OTHER_QUANTITY_WORDS = frozenset(("bandwidth", "bw", "memory", "mem", "capacity", "power", "tdp", "clock", "latency",
+                                   "gips", "ips", "gbps", "tbps", "mhz", "ghz",
+                                   "pct", "percent", "fraction", "ratio", "efficiency", "utilization", "mfu"))
 # Words of a variable's name saying it holds the device's peak rate, where a function assigns it under device tests.
 _RATE_NAME = re.compile(r"flops?", re.IGNORECASE)
 # Number formats whose peaks the data does not record: their keys are neither a format judged nor a device.
 _OTHER_FORMATS = frozenset(("fp32", "float32", "fp64", "float64", "double", "int4", "fp6", "nvfp4", "mxfp4", "mxfp6", "mxfp8", "int16"))
 _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
+# A rate of a number format written with no unit (`"bf16": 1979 // 2`, `'Flops': 989`, `tops={torch.bfloat16: 1979.0}`):
+# no accelerator's peak is below 1e11 FLOP/s, so a number from 10 to 100,000 can only be in TFLOPS (one in GFLOPS would be
+# a part of under 100 TFLOPS, which the data's 16- and 8-bit peaks are not).
+_TFLOPS_WRITTEN = (10.0, 1e5)
+# Words of a key or keyword naming the unit of the rates under it (`gemm_tflops`, `fp16_tflops`, `tops`).
+_KEY_UNITS = {"tflops": 1e12, "tflop": 1e12, "tops": 1e12, "pflops": 1e15, "gflops": 1e9}
+_TENSOR_PREFIXED = frozenset(("tf16", "tf64"))
+_FLOAT8 = re.compile(r"float8_e(?:4m3|5m2)\w*")
+# Keys or keywords of a record that give its device's name (`{"name": "H100 SXM", ...}`, `DeviceLimit(name="H100")`).
+_NAME_KEYS = frozenset(("name", "device", "device_name", "gpu", "gpu_name", "model"))
 _NAMED_UNITS = (("pflop", 1e15), ("tflop", 1e12), ("gflop", 1e9))
-_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv, ast.Pow: operator.pow}
+_OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+              ast.FloorDiv: operator.floordiv, ast.Pow: operator.pow}
 
 
 def looks_like(path: str, text: str) -> bool:
@@ -68,8 +81,9 @@ def read(path: str, text: str) -> list[Field]:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             name = ast.unparse(targets[0])
             found.extend(_table(text, name, node.value, constants, dicts))
-        elif isinstance(node, ast.Assign) and isinstance(node.value, (ast.Tuple, ast.List)):
-            found.extend(_rows(text, ast.unparse(node.targets[0]), node.value, constants))
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)) and isinstance(node.value, (ast.Tuple, ast.List)):
+            target = node.targets[0] if isinstance(node, ast.Assign) else node.target
+            found.extend(_rows(text, ast.unparse(target), node.value, constants, dicts))
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             found.extend(_returns(text, node.name, node.body, [], constants))
     return found
@@ -100,7 +114,7 @@ def _number(node: ast.AST, constants: dict[str, float] | None = None) -> float |
         return constants[node.id]
     if isinstance(node, ast.BinOp) and type(node.op) in _OPERATORS:
         left, right = _number(node.left, constants), _number(node.right, constants)
-        if left is None or right is None or (isinstance(node.op, ast.Div) and right == 0):
+        if left is None or right is None or (isinstance(node.op, (ast.Div, ast.FloorDiv)) and right == 0):
             return None
         try:
             return float(_OPERATORS[type(node.op)](left, right))
@@ -124,6 +138,8 @@ def _dtype(node: ast.AST) -> str | None:
     whole = _DTYPES.get(_format_word(word))
     if whole is not None:
         return whole
+    if _FLOAT8.fullmatch(_format_word(word)):
+        return "fp8"  # torch's FP8 matmul types (float8_e4m3fnuz, float8_e5m2); float8_e8m0fnu is a scale format
     words = [part for part in re.split(r"[_\-\s]+", word.lower()) if part]
     formats = {_DTYPES[part] for part in words if part in _DTYPES}
     rest = {part for part in words if part not in _DTYPES}
@@ -131,8 +147,9 @@ def _dtype(node: ast.AST) -> str | None:
 
 
 def _format_word(word: str) -> str:
-    """A number format's key as the tables spell it apart from the prefix of automatic mixed precision ('amp_bf16')."""
-    return word.lower().removeprefix("amp_")
+    """A number format's key as the tables spell it apart from the prefix of automatic mixed precision ('amp_bf16') or
+    of torch's dtypes written as a string ('torch.tf32')."""
+    return word.lower().removeprefix("amp_").removeprefix("torch.")
 
 
 def _field(text: str, node: ast.AST, key: str, value: float, part: str, quantity: str, unit_scale: float = 1.0,
@@ -178,49 +195,97 @@ def _table(text: str, name: str, table: ast.Dict, constants: dict[str, float], d
     return found
 
 
-def _walk(text: str, path: str, table: ast.Dict, devices: list[str], dtype: str | None,
-          named_values: tuple[dict[str, float], dict[str, ast.Dict]], unit_scale: float, found: list[Field], said: str) -> None:
+def _entries(table: ast.Dict | ast.Call) -> list[tuple[ast.expr, ast.expr]]:
+    """A dict's keys and values, or a record's keywords as string keys (`DeviceInfo(tops={...}, dram_gb=80)`)."""
+    if isinstance(table, ast.Dict):
+        return [(key, value) for key, value in zip(table.keys, table.values) if key is not None]
+    return [(ast.copy_location(ast.Constant(keyword.arg), keyword.value), keyword.value) for keyword in table.keywords if keyword.arg]
+
+
+def _record_name(table: ast.Dict | ast.Call) -> str | None:
+    """The device a record names itself (`{"name": "H100 SXM", ...}`, `DeviceLimit("H100", "https://...", ...)`)."""
+    if isinstance(table, ast.Call):
+        for argument in table.args:
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str) and "://" not in argument.value:
+                return argument.value
+    for key, value in _entries(table):
+        if (isinstance(key, ast.Constant) and isinstance(key.value, str) and key.value.lower() in _NAME_KEYS
+                and isinstance(value, ast.Constant) and isinstance(value.value, str)):
+            return value.value
+    return None
+
+
+def _walk(text: str, path: str, table: ast.Dict | ast.Call, devices: list[str], dtype: str | None,
+          named_values: tuple[dict[str, float], dict[str, ast.Dict]], unit_scale: float, found: list[Field], said: str,
+          rated: bool = False) -> None:
     """Rates at any depth: keys that name a number format give the format, the other keys name the device ("NVIDIA",
-    then "A100", is 'NVIDIA A100'), in either order. A value naming a module's dict is that dict, read once per device
-    that names it (never twice on one path, so dicts naming each other end)."""
+    then "A100", is 'NVIDIA A100'), in either order; a record's own name field names it too. A value naming a module's
+    dict is that dict, read once per device that names it (never twice on one path, so dicts naming each other end).
+    `rated`: a key on the way named the rate or a format, so a unitless number under it is a rate (in TFLOPS)."""
     constants, dicts = named_values
-    for key, value in zip(table.keys, table.values):
-        if key is None:
+    # dcgm-profiling's `{"fp16": 133.8, "tf16": 1979, "fp64": 34, "tf64": 67}`: where "tf16" or "tf64" stand for the tensor
+    # cores' rates, "fp16" and the like are the vector units', which no record holds.
+    keys = {key.value.lower() for key, _ in _entries(table) if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+    vector_keys = {f"fp{bits}" for bits in ("16", "32", "64")} if keys & _TENSOR_PREFIXED else set()
+    own_name = _record_name(table)
+    if own_name is not None:
+        devices = [*devices, own_name]
+    for key, value in _entries(table):
+        if isinstance(key, ast.Constant) and not isinstance(key.value, str):
+            # `{True: {"NVIDIA H100": NV_H100}}`: a key that is no name (tritonbench's compute-bound switch) names nothing.
+            if isinstance(value, (ast.Dict, ast.Call)):
+                _walk(text, f"{path}[{ast.unparse(key)}]", value, devices, dtype, named_values, unit_scale, found, said, rated)
+            continue
+        if isinstance(key, ast.Constant) and isinstance(key.value, str) and (
+                key.value.lower() in vector_keys
+                or key.value.lower() in _NAME_KEYS and isinstance(value, ast.Constant) and isinstance(value.value, str)):
             continue
         own_dtype = _dtype(key)
         device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
         key_words = set(re.findall(r"[a-z]+", device.lower())) if device is not None else set()
+        key_text = key.value.lower() if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
+        key_scale = next((_KEY_UNITS[word] for word in re.split(r"[_\-\s]+", key_text) if word in _KEY_UNITS), None)
         if key_words & _OTHER_QUANTITY_WORDS:
             continue
         if key_words & _RATE_WORDS:
             device = None
         elif (own_dtype is None and device is None) or _format_word(device or "") in _OTHER_FORMATS:
             continue
+        key_rated = rated or own_dtype is not None or bool(key_words & _RATE_WORDS)
+        scale = key_scale or unit_scale
         where = f"{path}[{ast.unparse(key)}]"
         named = [*devices, device] if device else devices
         inner = named_values
         if isinstance(value, ast.Name) and value.id in dicts:
             value = dicts[value.id]
             inner = (constants, {name: other for name, other in dicts.items() if other is not value})
-        if isinstance(value, ast.Dict):
-            _walk(text, where, value, named, own_dtype or dtype, inner, unit_scale, found, f"{said} {_comments(text, key.lineno)}")
+        if isinstance(value, (ast.Dict, ast.Call)):
+            _walk(text, where, value, named, own_dtype or dtype, inner, scale, found, f"{said} {_comments(text, key.lineno)}", key_rated)
             continue
         value = _rate_of_record(value, constants)
         rate = _number(value, constants)
-        if not named or rate is None or rate * unit_scale < _SMALLEST:
+        if rate is not None and rate >= _SMALLEST:
+            scale = 1.0  # already in FLOP/s, whatever unit a key's name gives ("bf16_peak_tops": 989e12)
+        elif rate is not None and scale == 1.0 and key_rated and _TFLOPS_WRITTEN[0] <= rate < _TFLOPS_WRITTEN[1]:
+            scale = 1e12
+        if not named or rate is None or rate * scale < _SMALLEST:
             continue
         part = " ".join(named)
         # Lightning's `_TPU_FLOPS` is keyed "v4": the table's name says what the part is.
         if "tpu" in path.lower() and "tpu" not in part.lower():
             part = f"TPU {part}"
-        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), unit_scale, said))
+        found.append(_field(text, value, where, rate, part, meaning.dense(own_dtype or dtype or "16bit"), scale, said))
 
 
-def _rows(text: str, name: str, table: ast.Tuple | ast.List, constants: dict[str, float]) -> list[Field]:
+def _rows(text: str, name: str, table: ast.Tuple | ast.List, constants: dict[str, float], dicts: dict[str, ast.Dict]) -> list[Field]:
     """A sequence of rows each holding a device's name, its rate and perhaps a source address (torchtitan's
-    `device_flops = (("A100", 312e12, "https://..."), ...)`): the 16-bit rate of each device."""
-    found = []
-    for row in table.elts:
+    `device_flops = (("A100", 312e12, "https://..."), ...)`): the 16-bit rate of each device; or of records that name
+    their device (`[{"name": "H100 SXM", "fp16_tflops": 1979}, ...]`, xformers' `(DeviceLimit("H100", ...), ...)`)."""
+    found: list[Field] = []
+    for at, row in enumerate(table.elts):
+        if isinstance(row, (ast.Dict, ast.Call)) and _record_name(row) is not None:
+            _walk(text, f"{name}[{at}]", row, [], None, (constants, dicts), 1.0, found, "")
+            continue
         if not isinstance(row, (ast.Tuple, ast.List)):
             continue
         words = [item.value for item in row.elts if isinstance(item, ast.Constant) and isinstance(item.value, str)
