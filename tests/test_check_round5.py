@@ -164,3 +164,10 @@ def test_a_decimal_comma_and_per_second_in_words_are_read(database):
 def test_a_bare_number_after_a_name_ending_in_its_number_is_no_version(database):
     found = verdicts("Intel Gaudi3 24 200-GbE-Netzwerkschnittstellen, 128 GB HBM2e mit 3,67 TB/s.", database)
     assert (found["128 GB"].verdict, found["128 GB"].record_id) == ("ok", "intel-gaudi-3")
+
+
+def test_a_rate_of_a_format_the_pages_part_holds_none_of_is_unmatched(database):
+    # The H100 SXM holds dense BF16, FP8 and INT8 rates, none in FP32 or FP64 (specs/accelerator/nvidia-h100-sxm.yaml).
+    found = verdicts("NVIDIA H100 SXM\n\nEsta GPU alcanza 60 TFLOPS FP32 y 30 TFLOPS en FP64.\n", database)
+    assert found["60 TFLOPS"].verdict == "unmatched" and "fp32" in found["60 TFLOPS"].note
+    assert found["30 TFLOPS"].verdict == "unmatched" and "fp64" in found["30 TFLOPS"].note

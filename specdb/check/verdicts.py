@@ -81,7 +81,7 @@ _GENERATIONAL = ("bandwidth", "compute")
 _FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
 # A format is a word of its own, or of a code name ("B200_FLOPS_FP16_TENSOR": the underscore separates words there).
 _PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
-_FORMAT_AFTER = re.compile(rf"[ \t]*[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
+_FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?:of|in|en|de|em)[ \t]+)?[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 # Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
 _SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )(?<![^\W_])(?:sparse|sparsity)(?![^\W_])", re.IGNORECASE)
@@ -1075,6 +1075,7 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     named: Mention | None = None
     undecided: Mention | None = None
     lacking: Mention | None = None
+    subject_lacking: Mention | None = None
     unheld: Mention | None = None
     for number, (mentions, trust) in enumerate(tiers):
         # A table's header, row label or caption decides for its cells as a name in the sentence does; a part it names
@@ -1103,6 +1104,8 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
             if figure is None:
                 if labels and (in_row or not mention.family) or variants_lack:
                     lacking = lacking or mention
+                elif trust == "subject" and not mention.family and database.kinds.get(mention.records[0]) in ("accelerator", "system"):
+                    subject_lacking = mention
                 continue
             direct = figure.record_id in mention.records
             if in_row and not direct:
@@ -1158,6 +1161,9 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
     if comparand is not None:
         state.against_comparand.add(index)
         return comparand
+    if named is None and claim.dimension == "compute":
+        # "This GPU reaches 60 TFLOPS FP32" on a page about the H100: a rate of a kind the page's part holds none of.
+        return subject_lacking
     return named if claim.dimension in _NAMED_DIMENSIONS else None
 
 
