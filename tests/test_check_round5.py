@@ -171,3 +171,11 @@ def test_a_rate_of_a_format_the_pages_part_holds_none_of_is_unmatched(database):
     found = verdicts("NVIDIA H100 SXM\n\nEsta GPU alcanza 60 TFLOPS FP32 y 30 TFLOPS en FP64.\n", database)
     assert found["60 TFLOPS"].verdict == "unmatched" and "fp32" in found["60 TFLOPS"].note
     assert found["30 TFLOPS"].verdict == "unmatched" and "fp64" in found["30 TFLOPS"].note
+
+
+def test_a_rate_given_for_a_pair_of_formats_is_the_held_ones(database):
+    # The H100 SXM: dense BF16 989 TFLOPS, FP8 1979 (no FP16 rate held); "BF16 / FP16" and "FP8/INT8" name one rate each.
+    table = "| | H100 SXM |\n|---|---|\n| BF16 / FP16 TFLOPS | 989 |\n| FP8/INT8 TFLOPS | 1979 |\n"
+    found = _by_place(table, database, "markdown")
+    assert (found[(3, 24)].verdict, found[(3, 24)].figure) == ("ok", "dense_bf16_flops")
+    assert (found[(4, 21)].verdict, found[(4, 21)].figure) == ("ok", "dense_fp8_flops")

@@ -84,6 +84,7 @@ _PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
 _FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?:of|in|en|de|em)[ \t]+)?[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 # Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
+_FORMAT_PAIR = re.compile(rf"(?<![^\W_])({_FORMATS})[ \t]*/[ \t]*({_FORMATS})(?![^\W_])", re.IGNORECASE)
 _SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )(?<![^\W_])(?:sparse|sparsity)(?![^\W_])", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
@@ -1315,8 +1316,18 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     for start, end in (*stretches, (sentence.start, sentence.end), (paragraph.start, claim.start)):
         named = state.precisions.last(start, end, claim.start) or state.precisions.first(start, end)
         if named:
-            return _format_name(named[1])
+            return _paired(page.text, named) or _format_name(named[1])
     return None
+
+
+def _paired(text: str, named: tuple[int, str, int]) -> str | None:
+    """The format meant where a format is written as one of a pair ("BF16/FP16", "FP16 / BF16", "FP8/INT8"): the rate is
+    both formats', and the figures hold it under BF16, or FP8."""
+    pair = _FORMAT_PAIR.search(text, max(0, named[0] - 12), named[2] + 12)
+    if pair is None or not pair.start() <= named[0] < pair.end():
+        return None
+    both = {_format_name(pair[1]), _format_name(pair[2])}
+    return "bf16" if "bf16" in both else "fp8" if "fp8" in both else None
 
 
 def _format_name(written: str) -> str:
