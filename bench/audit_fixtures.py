@@ -7,7 +7,8 @@ alarm; precision is right alarms over raised alarms, recall is expected alarms r
 alone (the issue's measure: an error flagged on its line), since a key can be spelled more than one way. Whether the verdict itself is
 one of those accepted is counted apart. The tuning files were used to write the rules; the held-out files were
 measured once, after the rules were settled, and are the fairer estimate. Synthetic snippets written for one class of
-error each are not real files and are left out of both.
+error each are not real files and are left out of both. Files are counted as read (no error) and as giving a field (a
+file read without an error may still hold no shape the readers know).
 
     python bench/audit_fixtures.py [SET...]   (a MANIFEST set: tuning, held-out, synthetic; tuning when none is named)
 
@@ -31,7 +32,7 @@ FIXTURES = ROOT / "tests" / "data" / "audit"
 def score(data: Data, names: list[str]) -> dict:
     raised = right = expected_total = found = labelled = 0
     lines_raised = lines_right = lines_expected = lines_found = 0
-    wrong, missed, unread = [], [], []
+    wrong, missed, unread, fieldless = [], [], [], []
     for name in names:
         path = str(FIXTURES / name)
         expected = {(alarm["line"], alarm["key"]): alarm["verdict"]
@@ -42,6 +43,8 @@ def score(data: Data, names: list[str]) -> dict:
             # A file not read finds none of its alarms.
             unread.append(str(error))
             fields = []
+        if not fields:
+            fieldless.append(name)  # read without an error, yet nothing understood in it
         findings = judge(fields, data, name)
         alarms = {(finding.line, finding.key): finding for finding in findings if finding.verdict not in PASSING}
         raised += len(alarms)
@@ -60,7 +63,7 @@ def score(data: Data, names: list[str]) -> dict:
         missed += [f"{name}:{where[0]} {where[1]}" for where in expected if where not in alarms]
     return {"files": len(names), "alarms raised": raised, "right": right, "expected": expected_total, "found": found,
             "precision": right / raised if raised else 1.0, "recall": found / expected_total if expected_total else 1.0,
-            "verdict as expected": labelled, "false alarms": wrong, "missed": missed, "not read": unread,
+            "verdict as expected": labelled, "false alarms": wrong, "missed": missed, "not read": unread, "no field": fieldless,
             "line precision": lines_right / lines_raised if lines_raised else 1.0,
             "line recall": lines_found / lines_expected if lines_expected else 1.0, "lines": (lines_right, lines_raised, lines_found, lines_expected)}
 
@@ -74,7 +77,8 @@ def main() -> None:
         print(f"{chosen}: {result['files']} files, {result['alarms raised']} alarms raised, {result['right']} right, "
               f"{result['found']} of {result['expected']} expected found; precision {result['precision']:.1%}, "
               f"recall {result['recall']:.1%}; verdict as expected on {result['verdict as expected']} of {result['right']}; "
-              f"{result['files'] - len(result['not read'])} of {result['files']} files read")
+              f"{result['files'] - len(result['not read'])} of {result['files']} files read, "
+              f"{result['files'] - len(result['not read']) - len(result['no field'])} giving a field")
         right_lines, raised_lines, found_lines, expected_lines = result["lines"]
         print(f"  by line: {right_lines} of {raised_lines} lines with an alarm expected (precision {result['line precision']:.1%}), "
               f"{found_lines} of {expected_lines} expected lines flagged (recall {result['line recall']:.1%})")
