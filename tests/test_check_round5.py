@@ -179,3 +179,16 @@ def test_a_rate_given_for_a_pair_of_formats_is_the_held_ones(database):
     found = _by_place(table, database, "markdown")
     assert (found[(3, 24)].verdict, found[(3, 24)].figure) == ("ok", "dense_bf16_flops")
     assert (found[(4, 21)].verdict, found[(4, 21)].figure) == ("ok", "dense_fp8_flops")
+
+
+def test_a_named_parts_listed_alternative_is_meant_before_a_neighbours_figure_wherever_the_part_is_named(database):
+    # B200: 7.7 TB/s held, 8 TB/s its listed (announced) alternative; the GB200 holds 8 TB/s and shares NVLink 5 with it.
+    page = "NVIDIA announced the B200 at GTC 2024, with NVLink 5 between GPUs.\n\nIts HBM3e memory runs at 8 TB/s.\n"
+    found = verdicts(page, database)
+    assert (found["8 TB/s"].verdict, found["8 TB/s"].record_id) == ("mismatch", "nvidia-b200")
+
+
+def test_russian_units_are_read(database):
+    # Trainium3: 144 GiB, 4.9 TB/s, dense FP8 2517 TFLOPS (specs/accelerator/aws-trainium3.yaml).
+    found = verdicts("Trainium3 получил 144 Гбайт памяти HBM3E с пропускной способностью 4,9 Тбайт/с и 2,52 Пфлопс FP8.", database)
+    assert [found[claim].verdict for claim in ("144 Гбайт", "4,9 Тбайт/с", "2,52 Пфлопс")] == ["ok", "ok", "ok"]

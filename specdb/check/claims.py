@@ -57,6 +57,10 @@ def _spellings() -> dict[str, str]:
     for prefix in _PREFIXES:
         table.update({f"{prefix}B por segundo": f"{prefix}B/s", f"{prefix}b por segundo": f"{prefix}b/s",
                       f"{prefix}B pro Sekunde": f"{prefix}B/s", f"{prefix}bit por segundo": f"{prefix}b/s"})
+    # Russian writes the prefixes and units in Cyrillic: "144 Гбайт", "4,9 Тбайт/с", "2,52 Пфлопс", "800 Гбит/с".
+    for cyrillic, prefix in (("М", "M"), ("Г", "G"), ("Т", "T"), ("П", "P")):
+        table.update({f"{cyrillic}байт": f"{prefix}B", f"{cyrillic}байт/с": f"{prefix}B/s", f"{cyrillic}бит/с": f"{prefix}b/s",
+                      f"{cyrillic}Б/с": f"{prefix}B/s", f"{cyrillic}флопс": f"{prefix}FLOPS", f"{cyrillic}ФЛОПС": f"{prefix}FLOPS"})
     # French writes bytes as octets: "288 Go", "8 To/s" ("To" alone is too often the English word to be read).
     table.update({f"{prefix}o": f"{prefix}B" for prefix in ("M", "G")})
     table.update({f"{prefix}o/s": f"{prefix}B/s" for prefix in ("M", "G", "T", "P")})

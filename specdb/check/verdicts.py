@@ -1127,11 +1127,13 @@ def _lookup(database: Database, state: _PageState, index: int, topic: str | None
                 # figure that some of its members hold none of ("A100 80GB ... 400W": the SXM's power, which is not held).
                 undecided = undecided or mention
                 continue
-            if agrees or (trust == "decides" and direct):
+            alternative = direct and _alternative_agrees(claim, figure)
+            if agrees or alternative or (trust == "decides" and direct):
                 # Where none agrees, the figure nearest in value is the one the text most likely meant.
                 # A named part's own figure whose listed alternative the text gives ("B200 ... 8 TB/s") is the one meant, before a
-                # figure of another part that agrees (the GB200's 8 TB/s, reached through the NVLink 5 they share).
-                agrees = agrees or (direct and _alternative_agrees(claim, figure))
+                # figure of another part that agrees (the GB200's 8 TB/s, reached through the NVLink 5 they share), wherever
+                # on the page the part is named.
+                agrees = agrees or alternative
                 choices.append((not (agrees and direct), not agrees, 0.0 if agrees else distance, order, figure))
             elif trust == "nearby":
                 fallback = fallback or figure
