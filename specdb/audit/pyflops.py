@@ -54,7 +54,7 @@ _SMALLEST = 1e11  # FLOP/s: a number below this is not an accelerator's peak
 # a part of under 100 TFLOPS, which the data's 16- and 8-bit peaks are not).
 _TFLOPS_WRITTEN = (10.0, 1e5)
 # Words of a key or keyword naming the unit of the rates under it (`gemm_tflops`, `fp16_tflops`, `tops`).
-_KEY_UNITS = {"tflops": 1e12, "tflop": 1e12, "tops": 1e12, "pflops": 1e15, "gflops": 1e9}
+_KEY_UNIT_WORDS = {"tops": 1e12}  # beside the FLOP units a table's name may give (_NAMED_UNITS)
 _TENSOR_PREFIXED = frozenset(("tf16", "tf64"))
 _FLOAT8 = re.compile(r"float8_e(?:4m3|5m2)\w*")
 # Keys or keywords of a record that give its device's name (`{"name": "H100 SXM", ...}`, `DeviceLimit(name="H100")`).
@@ -244,7 +244,8 @@ def _walk(text: str, path: str, table: ast.Dict | ast.Call, devices: list[str], 
         device = key.value if own_dtype is None and isinstance(key, ast.Constant) and isinstance(key.value, str) else None
         key_words = set(re.findall(r"[a-z]+", device.lower())) if device is not None else set()
         key_text = key.value.lower() if isinstance(key, ast.Constant) and isinstance(key.value, str) else ""
-        key_scale = next((_KEY_UNITS[word] for word in re.split(r"[_\-\s]+", key_text) if word in _KEY_UNITS), None)
+        key_scale = next((scale for word, scale in _NAMED_UNITS if word in key_text), None) or next(
+            (_KEY_UNIT_WORDS[word] for word in re.split(r"[_\-\s]+", key_text) if word in _KEY_UNIT_WORDS), None)
         if key_words & _OTHER_QUANTITY_WORDS:
             continue
         if key_words & _RATE_WORDS:

@@ -133,7 +133,7 @@ _UNHELD_KINDS = (
     (_EFFECTIVE, re.compile(r"\beffective\b|\bachievable\b|\bachieved\b|\busable\b|\breal-world\b|\bgoodput\b"
                             r"|有效带宽|有效帶寬|实际带宽|實際頻寬|実効帯域|実効バンド幅|실효\s?대역폭|\beffektive[nr]?\b|\befectivo\b|\beffectif\b",
                             re.IGNORECASE)),
-    (_PIN_RATE, re.compile(r"\bper[\s-]pin\b|\bpin\s+(?:speed|rate)\b|/pin\b|\bdata\s+rate\b", re.IGNORECASE)),
+    (_PIN_RATE, re.compile(rf"{_PIN_WORDS.pattern}|\bdata\s+rate\b", re.IGNORECASE)),
     ("an in-network reduction bandwidth", re.compile(r"\breduction\s+bandwidth\b", re.IGNORECASE)),
     # B200's two dies joined at 10 TB/s (NV-HBI), Grace and Blackwell over NVLink-C2C: links inside a package or a board.
     ("a die-to-die or chip-to-chip link", re.compile(r"\bdie[\s-]to[\s-]die\b|\bNV-?HBI\b|\bdual[\s-]die\b|\binter-?die\b|\bchip[\s-]to[\s-]chip\b",
