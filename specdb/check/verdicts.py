@@ -78,6 +78,9 @@ _TIER_FIGURES = {
 _NAMED_DIMENSIONS = ("bandwidth", "compute", "power", "frequency", "transfer_rate")
 # Dimensions whose figures change from one generation of a family to the next.
 _GENERATIONAL = ("bandwidth", "compute")
+# Kinds of figure that are a hardware's whatever the words around them (unlike sizes, counts and ratios, which are as often
+# a model's, a job's or a cluster's): unmatched, not passed over, where no part the data holds can be named for them.
+_UNPLACED_DIMENSIONS = ("bandwidth", "compute", "power", "time")
 _FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
 # A format is a word of its own, or of a code name ("B200_FLOPS_FP16_TENSOR": the underscore separates words there).
 _PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
@@ -635,6 +638,10 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
         return None
     lookup = _lookup(database, state, index, topic)
     if lookup is None:
+        if claim.dimension in _UNPLACED_DIMENSIONS:
+            # A rate, a power or a latency is a hardware figure whatever the page calls its part; one the checker cannot tie
+            # to a part the data holds is reported, so that the reader sees it was read and not judged.
+            return _finding("unmatched", note=f"names no part the database holds a {_kind_of(state, claim)} figure for")
         return None
     missing = _unheld_kind(claim, f"{words} {_caption(state.page, claim)}", lookup, state.rated(claim))
     if missing:
