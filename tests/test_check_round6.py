@@ -24,3 +24,20 @@ def test_compute_power_and_latency_with_no_part_are_reported_unmatched(database)
 
 def test_sizes_counts_and_durations_with_no_part_stay_silent(database):
     assert _findings("The step took 120 ms, each message is 17 MB, and the job ran on 512 GPUs, 3x faster.", database) == []
+
+
+def test_compute_units_as_vendors_and_ml_writing_spell_them(database):
+    # The TPU v6e holds 918 TFLOPS dense BF16 and 1836 TOPS dense INT8; the B200 9 PFLOPS dense FP4 and 2.25 PFLOPS BF16.
+    found = {claim: (verdict, record) for claim, verdict, record in _findings(
+        "The TPU v6e gives 918 BF16 TFLOPS and 1836 TOPs. The B200 gives 9 PetaFLOPS of dense FP4 and 2.25 PF of BF16.",
+        database)}
+    assert found == {"918 BF16 TFLOPS": ("ok", "google-tpu-v6e"), "1836 TOPs": ("ok", "google-tpu-v6e"),
+                     "9 PetaFLOPS": ("ok", "nvidia-b200"), "2.25 PF": ("ok", "nvidia-b200")}
+
+
+def test_a_format_between_a_rate_and_its_unit_is_the_rate_s(database):
+    # 1979 TFLOPS is the H100 SXM's dense FP8 rate and twice its dense BF16 (989): written as BF16, it is no BF16 figure.
+    found = {claim: (verdict, figure) for claim, verdict, figure in (
+        (finding.claim, finding.verdict, finding.figure) for finding in check_text(
+            "The H100 SXM gives 1979 FP8 TFLOPS.", database, path="page.txt"))}
+    assert found == {"1979 FP8 TFLOPS": ("ok", "dense_fp8_flops")}

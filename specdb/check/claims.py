@@ -37,8 +37,14 @@ def _spellings() -> dict[str, str]:
     for prefix, word in (("G", "giga"), ("T", "tera"), ("P", "peta"), ("E", "exa")):
         for spelling in (f"{prefix}FLOPS", f"{prefix}FLOPs", f"{prefix}FLOP/s", f"{word}FLOPS", f"{word}flops", f"{word}FLOP/s"):
             table[spelling] = f"{prefix}FLOPS"
+        # Vendors capitalise the spelt-out prefix ("20 PetaFLOPS", "1.4 Exa-FLOPS"); ML writing shortens peta- and
+        # teraFLOPS to "PF" and "TF" ("360 PF", "312 TF").
+        for spelling in (f"{word.capitalize()}FLOPS", f"{word.capitalize()}-FLOPS", f"{word}-FLOPS", f"{word}FLOPs"):
+            table[spelling] = f"{prefix}FLOPS"
         # Integer operations per second: the data keeps them as FLOPS with the number format int8.
         table[f"{prefix}OPS"] = f"{prefix}FLOPS"
+        table[f"{prefix}OPs"] = f"{prefix}FLOPS"
+    table.update({"PF": "PFLOPS", "TF": "TFLOPS"})
     table.update({"GT/s": "GT/s", "MT/s": "MT/s", "GHz": "GHz", "MHz": "MHz", "W": "W", "kW": "kW", "MW": "MW", "watts": "W"})
     table.update({"ms": "ms", "µs": "us", "μs": "us", "us": "us", "ns": "ns", "milliseconds": "ms", "microseconds": "us", "nanoseconds": "ns", "seconds": "s"})
     table.update({"%": "%", "percent": "%", "per cent": "%"})
@@ -89,7 +95,10 @@ _UNIT = "|".join(re.escape(unit) for unit in sorted(UNIT_SPELLINGS, key=len, rev
 _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator": "per-accelerator", "port": "per-port",
              "link": "per-link", "lane": "per-lane", "dir": "per-direction", "direction": "per-direction"}
 # A unit joined by a hyphen ("a 256-GB card") is the compound adjective English makes of a quantity.
-QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)(?P<unit>{_UNIT})"
+# The number formats compute rates are given in; one may stand between a rate and its unit ("918 BF16 TFLOPS").
+NUMBER_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)"
+                      rf"(?:(?P<format>{NUMBER_FORMATS})[ \u00a0](?=\w*OP))?(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![{_WORD}/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
 # A number with no unit after it: in a cell, its unit is its column's.

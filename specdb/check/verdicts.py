@@ -22,6 +22,7 @@ from typing import Any
 
 from specdb.check.claims import (
     BIDIRECTIONAL,
+    NUMBER_FORMATS,
     PER_DIRECTION,
     UNIT_SPELLINGS,
     Claim,
@@ -30,7 +31,13 @@ from specdb.check.claims import (
 from specdb.check.claims import JOINER as _JOINER
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
-from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses, record_vendors
+from specdb.db.catalog import (
+    every_claim,
+    every_figure,
+    record_kinds,
+    record_uses,
+    record_vendors,
+)
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import UNITS, decimal_counterpart
@@ -81,7 +88,7 @@ _GENERATIONAL = ("bandwidth", "compute")
 # Kinds of figure that are a hardware's whatever the words around them (unlike sizes, counts and ratios, which are as often
 # a model's, a job's or a cluster's): unmatched, not passed over, where no part the data holds can be named for them.
 _UNPLACED_DIMENSIONS = ("bandwidth", "compute", "power", "time")
-_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
+_FORMATS = NUMBER_FORMATS
 # A format is a word of its own, or of a code name ("B200_FLOPS_FP16_TENSOR": the underscore separates words there).
 _PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
 _FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?:of|in|en|de|em)[ \t]+)?[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
@@ -1313,10 +1320,13 @@ def _precision(state: _PageState, claim: Claim) -> str | None:
     then its header and row label, in a table), else its paragraph."""
     page = state.page
     # "197 TFLOPS bf16 393 TOPS INT8": a format written right after a figure, or right before it, is its own.
+    inside = _PRECISION.search(page.text, claim.start, claim.end)
+    if inside:
+        return _format_name(inside[1])
     own = _FORMAT_AFTER.match(page.text, claim.end) or _FORMAT_BEFORE.search(page.text, max(0, claim.start - 16), claim.start)
     if own:
         return _format_name(own["format"])
-    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.endswith("OPS") and "FLOP" not in claim.unit:
+    if UNIT_SPELLINGS.get(claim.unit, "").endswith("FLOPS") and claim.unit.upper().endswith("OPS") and "FLOP" not in claim.unit.upper():
         return "int8"  # operations per second, not floating-point: integer
     cell = page.cell_of(claim.start)
     sentence = page.sentence_of(claim.start)
