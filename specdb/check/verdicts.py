@@ -31,13 +31,7 @@ from specdb.check.claims import (
 from specdb.check.claims import JOINER as _JOINER
 from specdb.check.mentions import Lexicon, Mention
 from specdb.check.page import Page, Span, detect_format, read_page, review_date
-from specdb.db.catalog import (
-    every_claim,
-    every_figure,
-    record_kinds,
-    record_uses,
-    record_vendors,
-)
+from specdb.db.catalog import every_claim, every_figure, record_kinds, record_uses, record_vendors
 from specdb.format import figure_names
 from specdb.format.counting import Bandwidth, same_basis
 from specdb.format.units import UNITS, decimal_counterpart
