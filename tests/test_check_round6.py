@@ -41,3 +41,9 @@ def test_a_format_between_a_rate_and_its_unit_is_the_rate_s(database):
         (finding.claim, finding.verdict, finding.figure) for finding in check_text(
             "The H100 SXM gives 1979 FP8 TFLOPS.", database, path="page.txt"))}
     assert found == {"1979 FP8 TFLOPS": ("ok", "dense_fp8_flops")}
+
+
+def test_a_memory_word_in_the_sentence_does_not_make_a_power_a_memory_figure(database):
+    # The Gaudi 2 holds 96 GiB and 600 W (Intel's Hot Chips 2024 table).
+    found = _findings("The Gaudi 2 has 96 GB of HBM and draws 600 W.", database)
+    assert found == [("96 GB", "ok", "intel-gaudi-2"), ("600 W", "ok", "intel-gaudi-2")]

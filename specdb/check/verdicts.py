@@ -1401,6 +1401,10 @@ def _in_name(state: _PageState, offset: int) -> bool:
 def _fits(topic: str, claim: Claim) -> bool:
     if claim.dimension == "compute":
         return topic == "compute"
+    if claim.dimension == "power":
+        return False  # a part's power is its own, whatever tier the sentence names ("96 GB of HBM and draws 600 W")
+    if claim.dimension == "time":
+        return topic == "latency"
     if claim.dimension == "bandwidth":
         return topic not in ("compute", "utilization", "latency")
     return True
