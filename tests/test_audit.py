@@ -18,7 +18,8 @@ from specdb.audit.judge import PASSING, Data, judge
 from specdb.cli import app
 
 FIXTURES = REPO / "tests" / "data" / "audit"
-MANIFEST = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())["files"]
+_LISTED = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())
+MANIFEST = {name: entry for name, entry in _LISTED["files"].items() if entry["set"] not in (_LISTED.get("awaiting_measurement") or [])}
 
 
 @pytest.fixture(scope="module")
@@ -261,7 +262,7 @@ def test_pcie_7_rates_after_the_flit_overhead_agree(data):
     assert {f.verdict for (line, _), f in network.items() if line == 258} == {"ok"}
 
 
-SYNTHETIC = yaml.safe_load((FIXTURES / "MANIFEST.yaml").read_text())["synthetic"]
+SYNTHETIC = _LISTED["synthetic"]
 
 
 @pytest.mark.parametrize("name", sorted(SYNTHETIC))

@@ -85,7 +85,10 @@ _UNPLACED_DIMENSIONS = ("bandwidth", "compute", "power", "time")
 _FORMATS = NUMBER_FORMATS
 # A format is a word of its own, or of a code name ("B200_FLOPS_FP16_TENSOR": the underscore separates words there).
 _PRECISION = re.compile(rf"(?<![^\W_])({_FORMATS})(?![^\W_])", re.IGNORECASE)
-_FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?:of|in|en|de|em)[ \t]+)?[(\[]?[ \t]*(?P<format>{_FORMATS})\b", re.IGNORECASE)
+# A format after a rate, or one or two words after it ("432 TFLOPS na matriz BF16", "989 TFLOPS of dense BF16"), is its own,
+# unless a word joining another figure comes between ("989 TFLOPS and FP8 ...").
+_FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?!(?:and|or|vs|versus|while|but|than|e|y|und|et|ou|o)\b)[^\W\d_]+[ \t]+){{0,2}}?[(\[]?[ \t]*"
+                           rf"(?P<format>{_FORMATS})\b", re.IGNORECASE)
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 # Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
 _FORMAT_PAIR = re.compile(rf"(?<![^\W_])({_FORMATS})[ \t]*/[ \t]*({_FORMATS})(?![^\W_])", re.IGNORECASE)
