@@ -47,3 +47,9 @@ def test_a_memory_word_in_the_sentence_does_not_make_a_power_a_memory_figure(dat
     # The Gaudi 2 holds 96 GiB and 600 W (Intel's Hot Chips 2024 table).
     found = _findings("The Gaudi 2 has 96 GB of HBM and draws 600 W.", database)
     assert found == [("96 GB", "ok", "intel-gaudi-2"), ("600 W", "ok", "intel-gaudi-2")]
+
+
+def test_a_format_a_word_or_two_after_a_rate_is_the_rate_s(database):
+    # The Gaudi 2 holds 432 TFLOPS dense BF16 and no FP8 rate; without the rule, 432 took the FP8 named before it.
+    found = _findings("O Gaudi 2 oferece 835 TFLOPS na matriz FP8, 432 TFLOPS na matriz BF16.", database)
+    assert found == [("835 TFLOPS", "unmatched", None), ("432 TFLOPS", "ok", "intel-gaudi-2")]
