@@ -53,3 +53,11 @@ def test_a_format_a_word_or_two_after_a_rate_is_the_rate_s(database):
     # The Gaudi 2 holds 432 TFLOPS dense BF16 and no FP8 rate; without the rule, 432 took the FP8 named before it.
     found = _findings("O Gaudi 2 oferece 835 TFLOPS na matriz FP8, 432 TFLOPS na matriz BF16.", database)
     assert found == [("835 TFLOPS", "unmatched", None), ("432 TFLOPS", "ok", "intel-gaudi-2")]
+
+
+def test_a_numbered_link_label_scopes_its_figure_to_one_link(database):
+    # nvidia-smi nvlink --status lists each link's rate: NVLink 3 holds 25 GB/s per link and direction (the HGX A100's
+    # scale-out NIC is 25 GB/s too, which the words "Link 0" rule out).
+    found = check_text("GPU 0: NVIDIA A100-SXM4-80GB\n\t Link 0: 25 GB/s\n\t Link 1: 25 GB/s\n", database, path="smi.txt")
+    assert [(f.line, f.verdict, f.record_id, f.figure) for f in found] == [
+        (2, "ok", "nvlink-3", "per_link_bandwidth"), (3, "ok", "nvlink-3", "per_link_bandwidth")]

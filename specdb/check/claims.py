@@ -165,6 +165,7 @@ JOINER = re.compile(r"[,，、]|\b(?:and|or|but|while|whereas|versus|vs|than|aga
 _MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
+_LABEL_SCOPE = re.compile(r"(?:NV)?(?P<noun>link|lane|port)\s*#?\d*", re.IGNORECASE)
 _LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
 _WINDOW_AFTER = 40
@@ -366,13 +367,17 @@ def _with_context(page: Page, claims: list[Claim], index: int) -> Claim:
             row = page.text[row_start:len(page.text) if row_end < 0 else row_end]
             both, one = BIDIRECTIONAL.search(row) is not None, PER_DIRECTION.search(row) is not None
             basis = _basis(row) if row.lstrip().startswith("|") and both != one else None  # a row stating both says neither
-    if basis is None:
-        # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure after it.
+    if basis is None or scope is None:
+        # "PCIe (Unidirectional) Bandwidth: Gen4 - 32 GB/s; Gen5 - 64 GB/s": a line's label before its colon counts every figure
+        # after it; "Link 3: 25 GB/s", as nvidia-smi lists a GPU's links, scopes them.
         reach = max(0, claim.start - _LABEL_REACH)
         newline = page.text.rfind("\n", reach, claim.start)
         # A line that starts further back than the reach has its label out of it, not at the page's start.
         label = _LINE_LABEL.match(page.text, newline + 1, claim.start) if newline >= 0 or reach == 0 else None
-        basis = _basis(label["label"]) if label else None
+        if label:
+            basis = basis or _basis(label["label"])
+            named = _LABEL_SCOPE.fullmatch(label["label"].strip())
+            scope = scope or (f"per-{named['noun'].casefold()}" if named else None)
     return replace(claim, basis=basis, scope=scope)
 
 
