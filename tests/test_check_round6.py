@@ -61,3 +61,11 @@ def test_a_numbered_link_label_scopes_its_figure_to_one_link(database):
     found = check_text("GPU 0: NVIDIA A100-SXM4-80GB\n\t Link 0: 25 GB/s\n\t Link 1: 25 GB/s\n", database, path="smi.txt")
     assert [(f.line, f.verdict, f.record_id, f.figure) for f in found] == [
         (2, "ok", "nvlink-3", "per_link_bandwidth"), (3, "ok", "nvlink-3", "per_link_bandwidth")]
+
+
+def test_a_quantity_run_into_the_word_before_it_is_read(database):
+    # Table cells copied as text: "Memory Bandwidth5.3TB/s" on an MI300X page (5.3 TB/s held); a format run into its
+    # number ("bf16") and a name ending in digits are not quantities.
+    found = _findings("AMD MI300X\nMemory Bandwidth5.3TB/s\n", database)
+    assert found == [("5.3TB/s", "ok", "amd-mi300x")]
+    assert _findings("Peak bf16 TFLOPS (dense) of the part, see SXM5 docs.", database) == []

@@ -97,7 +97,10 @@ _PER_UNIT = {"gpu": "per-accelerator", "chip": "per-accelerator", "accelerator":
 # A unit joined by a hyphen ("a 256-GB card") is the compound adjective English makes of a quantity.
 # The number formats compute rates are given in; one may stand between a rate and its unit ("918 BF16 TFLOPS").
 NUMBER_FORMATS = r"FP64|FP32|TF32|BFLOAT16|BF16|FP16|FP8|FP6|FP4|INT8|INT4"
-QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−]))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)"
+# Table cells copied as text run together: "Memory Bandwidth5.2TB/s", "32 PFLOPS900 GB/s". A number right after a lowercase
+# word or a unit starts a quantity; after a capital or a digit it is part of a name ("A100", "HBM3e", "SXM5"), and after
+# "fp", "bf", "tf" or "int" of a number format ("bf16 TFLOPS").
+QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−])|(?<=[a-z][a-z])(?<!fp|bf|tf|nt)|(?<=/s)|(?<=OPS))(?P<number>{_DIGITS})(?![\d,]\d)(?:{_SPACE}|-)"
                       rf"(?:(?P<format>{NUMBER_FORMATS})[ \u00a0](?=\w*OP))?(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![{_WORD}/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
@@ -165,7 +168,7 @@ JOINER = re.compile(r"[,，、]|\b(?:and|or|but|while|whereas|versus|vs|than|aga
 _MORE = re.compile(r"\s+(?:more|higher|greater|larger|bigger|faster|increase|gain|jump|uplift|boost|improvement)\b", re.IGNORECASE)
 _OUT_OF = re.compile(r"\s+out\s+of\s+(?:the\s+)?(?:[A-Za-z-]+\s+){0,3}", re.IGNORECASE)
 _LINE_LABEL = re.compile(r"[^\S\n]*[>*#\-\s]*(?P<label>[^:\n]{3,80}):\s")
-_LABEL_SCOPE = re.compile(r"(?:NV)?(?P<noun>link|lane|port)\s*#?\d*", re.IGNORECASE)
+_LABEL_SCOPE = re.compile(r"(?:NV)?(?P<noun>link|lane|port)\s*#?\d+", re.IGNORECASE)
 _LABEL_REACH = 200  # characters back to the start of a claim's line, where its label is looked for
 _WINDOW_BEFORE = 30
 _WINDOW_AFTER = 40
