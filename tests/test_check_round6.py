@@ -69,3 +69,22 @@ def test_a_quantity_run_into_the_word_before_it_is_read(database):
     found = _findings("AMD MI300X\nMemory Bandwidth5.3TB/s\n", database)
     assert found == [("5.3TB/s", "ok", "amd-mi300x")]
     assert _findings("Peak bf16 TFLOPS (dense) of the part, see SXM5 docs.", database) == []
+
+
+def test_a_table_whose_rows_have_no_outer_pipes(database):
+    # GitHub reads a row without outer pipes as a row: H200 SXM 141 GiB and 4.8 TB/s, H100 SXM 80 GiB and 3.35 TB/s. Each
+    # row's figure is its own part's, though the row runs on into the next one's label.
+    table = "accelerator | memory (GB) | memory bandwidth (TB/s)\n|---|---|---|\nNVIDIA H200 SXM | 141 | 4.8\nNVIDIA H100 SXM | 80 | 3.35\n"
+    found = [(f.line, f.claim, f.verdict, f.record_id) for f in check_text(table, database, path="t.md")]
+    assert found == [(3, "141", "ok", "nvidia-h200-sxm"), (3, "4.8", "ok", "nvidia-h200-sxm"),
+                     (4, "80", "ok", "nvidia-h100-sxm"), (4, "3.35", "ok", "nvidia-h100-sxm")]
+
+
+def test_a_column_named_in_snake_case_gives_its_unit(database):
+    # Data files name columns "memory_capacity_gb", "memory_bandwidth_tb_s", "fp8_dense_tflops": the H100 SXM holds
+    # 80 GiB, 3.35 TB/s and 1979 TFLOPS dense FP8.
+    table = ("| accelerator | memory_capacity_gb | memory_bandwidth_tb_s | fp8_dense_tflops |\n|---|---|---|---|\n"
+             "| NVIDIA H100 SXM | 80 | 3.35 | 1979 |\n")
+    found = [(f.claim, f.verdict, f.record_id, f.figure) for f in check_text(table, database, path="t.md")]
+    assert found == [("80", "ok", "nvidia-h100-sxm", "memory_capacity"), ("3.35", "ok", "nvidia-h100-sxm", "memory_bandwidth"),
+                     ("1979", "ok", "nvidia-h100-sxm", "dense_fp8_flops")]

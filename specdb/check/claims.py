@@ -104,6 +104,11 @@ QUANTITY = re.compile(rf"(?:{_LOW}|(?<![{_WORD}.,/\-−])|(?<=[a-z][a-z])(?<!fp|
                       rf"(?:(?P<format>{NUMBER_FORMATS})[ \u00a0](?=\w*OP))?(?P<unit>{_UNIT})"
                       rf"(?:/(?i:(?P<per>{'|'.join(_PER_UNIT)})))?(?![{_WORD}/])")
 _HEADER_UNIT = re.compile(rf"(?<![\w/])(?P<unit>{_UNIT})(?![\w/])")
+# Column names of data files write the unit as the name's last words: "memory_capacity_gb", "memory_bandwidth_tb_s".
+_SNAKE_CASE_UNITS = {"gb": "GB", "gib": "GiB", "tb": "TB", "gb_s": "GB/s", "tb_s": "TB/s", "gbps": "Gb/s", "tflops": "TFLOPS",
+                     "pflops": "PFLOPS", "tops": "TOPS", "w": "W", "watts": "W"}
+_SNAKE_CASE_UNIT = re.compile(rf"(?<=[a-z0-9]_)(?P<unit>{'|'.join(sorted(_SNAKE_CASE_UNITS, key=len, reverse=True))})(?![A-Za-z0-9]|_[a-z])",
+                              re.IGNORECASE)
 # A number with no unit after it: in a cell, its unit is its column's.
 _BARE_NUMBER = re.compile(rf"(?<![\w.,/\-−+])(?P<number>{_DIGITS})(?![\d,]\d)(?![.,]?\d)(?!{_SPACE}[A-Za-z%×/])")
 # A number right after a capitalised word in a cell is the version in a name ("NVLink 3.0 (A100)", "Gen 5"), not the
@@ -305,21 +310,23 @@ def _bare_cell_numbers(page: Page, taken: Spans) -> list[Claim]:
                                    noun=_COUNT_NOUNS[counted["noun"].casefold()]))
                 continue
             try:
-                quantity = parse_quantity(f"{number!r} {UNIT_SPELLINGS[unit['unit']]}")
+                quantity = parse_quantity(f"{number!r} {UNIT_SPELLINGS[unit]}")
             except UnitError:
                 continue
             factor = quantity.value / number
             found.append(Claim("quantity", match.start(), match.end(), match.group(), quantity.value, quantity.dimension,
-                               unit["unit"], half * factor))
+                               unit, half * factor))
     return found
 
 
-def _cell_unit(page: Page, span: Span) -> tuple[re.Match | None, re.Match | None] | None:
-    """The unit ("Memory (GB)") or count noun ("Lanes") a header or row label gives its cells, if it gives one (a percent
-    is no unit a bare number is read in)."""
-    unit = _HEADER_UNIT.search(page.text, span.start, span.end)
+def _cell_unit(page: Page, span: Span) -> tuple[str | None, re.Match | None] | None:
+    """The unit ("Memory (GB)", "memory_bandwidth_tb_s") or count noun ("Lanes") a header or row label gives its cells, if
+    it gives one (a percent is no unit a bare number is read in)."""
+    written = _HEADER_UNIT.search(page.text, span.start, span.end)
+    snake = None if written else _SNAKE_CASE_UNIT.search(page.text, span.start, span.end)
+    unit = written["unit"] if written else _SNAKE_CASE_UNITS[snake["unit"].casefold()] if snake else None
     counted = _HEADER_COUNT.match(page.text, span.start, span.end)
-    return None if (unit is None or UNIT_SPELLINGS[unit["unit"]] == "%") and counted is None else (unit, counted)
+    return None if (unit is None or UNIT_SPELLINGS[unit] == "%") and counted is None else (unit, counted)
 
 
 def _derivations(text: str, claims: list[Claim]) -> list[Claim]:

@@ -40,7 +40,8 @@ _HTML_CELL_BOUNDARY = re.compile(r"</?(?:td|th|tr|table|thead|tbody|tfoot|captio
 # Written so that no two parts can match the same spaces: a line of spaces fails at once, not after trying each split.
 _DELIMITER_ROW = re.compile(r"^[ \t]*(?:\|[ \t]*)?:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$", re.MULTILINE)
 _ESCAPE_CODE_OR_PIPE = re.compile(r"\\.|`[^`\n]*`|\|")
-_PIPE_ROW = re.compile(r"[ \t]*\|")
+# A body row holds a pipe; GitHub's tables need none at the row's start ("NVIDIA H100 | 80 | 3.35").
+_PIPE_ROW = re.compile(r"[^\n|]*\|")
 _HTML_HEADING = re.compile(r"<h[1-6]\b[^<>]*>", re.IGNORECASE)
 _HTML_HEADING_CLOSE = re.compile(r"</h[1-6]\s*>|<(?:table|p|div)\b", re.IGNORECASE)
 _FIGURE_START = re.compile(r"\s*[~≈<>]?\s*[\d.]")

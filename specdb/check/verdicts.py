@@ -1438,7 +1438,7 @@ def _lead_in(state: _PageState, claim: Claim) -> str:
 
 
 def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
-    """The words around a claim up to the nearest joining word or comma on each side, within its clause."""
+    """The words around a claim up to the nearest joining word or comma on each side, within its clause and its table cell."""
     phrase = state.own_phrases.get(index)
     if phrase is None:
         claim = state.claims[index]
@@ -1446,6 +1446,10 @@ def _own_phrase(state: _PageState, index: int) -> tuple[int, int]:
         joiner = state.joiners.last(clause.start, claim.start, claim.start)
         following = state.joiners.first(claim.end, clause.end)
         phrase = (joiner[2] if joiner else clause.start), (following[0] if following else clause.end)
+        cell = state.page.cell_of(claim.start)
+        if cell is not None:
+            # A cell's own words end with it: a table row with no closing pipe runs on into the next row's label.
+            phrase = max(phrase[0], cell.start), min(phrase[1], cell.end)
         state.own_phrases[index] = phrase
     return phrase
 
