@@ -88,3 +88,13 @@ def test_a_column_named_in_snake_case_gives_its_unit(database):
     found = [(f.claim, f.verdict, f.record_id, f.figure) for f in check_text(table, database, path="t.md")]
     assert found == [("80", "ok", "nvidia-h100-sxm", "memory_capacity"), ("3.35", "ok", "nvidia-h100-sxm", "memory_bandwidth"),
                      ("1979", "ok", "nvidia-h100-sxm", "dense_fp8_flops")]
+
+
+def test_sparsity_denied_or_named_as_a_feature_leaves_the_dense_rate(database):
+    # The H100 SXM holds 989 TFLOPS dense BF16 and no sparse rate.
+    for text in ("Without 2:4 structured sparsity, the H100 SXM gives 989 TFLOPS of BF16.",
+                 "The H100 SXM, with support for 2:4 sparsity, gives 989 TFLOPS of BF16.",
+                 "That is not a sparsity mixup: the H100 SXM gives 989 TFLOPS of BF16."):
+        assert _findings(text, database) == [("989 TFLOPS", "ok", "nvidia-h100-sxm")], text
+    found = _findings("With 2:4 structured sparsity the H100 SXM gives 1979 TFLOPS of BF16.", database)
+    assert [(claim, verdict) for claim, verdict, _ in found] == [("1979 TFLOPS", "unmatched")]

@@ -92,6 +92,8 @@ _FORMAT_AFTER = re.compile(rf"[ \t]*(?:(?!(?:and|or|vs|versus|while|but|than|e|y
 _FORMAT_BEFORE = re.compile(rf"\b(?P<format>{_FORMATS})[ \t]*[:=]?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE)
 # Sparsity, unless denied ("without sparsity", "w/o sparsity", "non-sparse", "no sparsity": the dense rate).
 _FORMAT_PAIR = re.compile(rf"(?<![^\W_])({_FORMATS})[ \t]*/[ \t]*({_FORMATS})(?![^\W_])", re.IGNORECASE)
+_DENIAL_REACH = 30  # characters before "sparsity" in which a denial of it is looked for
+_SPARSITY_DENIED = re.compile(r"\b(?:without|w/o|excluding|excl\.|no|not\s+(?:a|an|the)?|support\s+for|supports)\b[^.;\n]*$", re.IGNORECASE)
 _SPARSE = re.compile(r"(?<!\bwithout )(?<!\bw/o )(?<!\bno )(?<!\bnon-)(?<!\bnon )(?<![^\W_])(?:sparse|sparsity)(?![^\W_])", re.IGNORECASE)
 # A clause that reports a run rather than a rating (a tool's report, what is "actually" seen): its figures are measurements, judged only against measured figures.
 _MEASURED = re.compile(r"\bbenchmark|\bactual(?:ly)?\b|\bobserved\b|\bin practice\b|\bwe (?:got|get|see|saw)\b"
@@ -513,7 +515,7 @@ class _PageState:
         if said is None:
             text = self.page.text
             said = ("measur" in text[sentence.start:sentence.end].casefold() or _RUN.search(text, sentence.start, sentence.end) is not None,
-                    _SPARSE.search(text, sentence.start, sentence.end) is not None)
+                    _says_sparse(text, sentence.start, sentence.end))
             self.sentence_words[sentence.start] = said
         return said
 
@@ -1411,6 +1413,13 @@ def _fits(topic: str, claim: Claim) -> bool:
     if claim.dimension == "bandwidth":
         return topic not in ("compute", "utilization", "latency")
     return True
+
+
+def _says_sparse(text: str, start: int, end: int) -> bool:
+    """Whether a stretch gives a sparse rate: it names sparsity, and not as what the rate is without ("in dense mode, without
+    2:4 structured sparsity"), as a feature ("support for 4:1 sparsity") or as an error ruled out ("not a sparsity mixup")."""
+    return any(_SPARSITY_DENIED.search(text, max(start, found.start() - _DENIAL_REACH), found.start()) is None
+               for found in _SPARSE.finditer(text, start, end))
 
 
 def _claim_says(state: _PageState, claim: Claim) -> tuple[bool, bool]:
