@@ -98,3 +98,16 @@ def test_sparsity_denied_or_named_as_a_feature_leaves_the_dense_rate(database):
         assert _findings(text, database) == [("989 TFLOPS", "ok", "nvidia-h100-sxm")], text
     found = _findings("With 2:4 structured sparsity the H100 SXM gives 1979 TFLOPS of BF16.", database)
     assert [(claim, verdict) for claim, verdict, _ in found] == [("1979 TFLOPS", "unmatched")]
+
+
+def test_a_model_s_point_release_is_no_cluster_and_a_count_of_parts_no_link_figure(database):
+    # "Llama 3.1" is a model, not the Llama 3 training cluster (24,576 GPUs); two H100s are no NVLink 4 domain (256 GPUs).
+    assert _findings("Llama 3.1 70B runs across two B200s.", database) == []
+    assert [claim for claim, _, _ in _findings("NVLink 4 links the two H100s of our box.", database)] == []
+
+
+def test_a_share_is_a_link_s_efficiency_only_where_the_sentence_names_the_link(database):
+    # PCIe 4.0's 128b/130b encoding is 98.46% efficient; the L4 uses PCIe 4.0, but "99% better efficiency" is a product claim.
+    found = _findings("The NVIDIA L4 is a low-profile card on PCIe Gen4 x16. The L4 delivers up to 2.5× higher performance than "
+                      "the T4, while offering up to 99% better efficiency than CPU-only solutions.", database)
+    assert "99%" not in [claim for claim, _, _ in found]

@@ -150,6 +150,8 @@ _UNHELD_KINDS = (
 )
 # A bisection bandwidth is held by no record; pages also call a system's aggregate so ("130 TB/s of aggregate bisection
 # bandwidth"), so the word makes unmatched only a figure that does not agree.
+_PRODUCT_COUNT = re.compile(r"[A-Z][A-Za-z]*\d")  # "8× H100", "two B200s": a count of a named part
+_COUNTING_KINDS = ("system", "cluster")
 _BISECTION = re.compile(r"\bbisection\b", re.IGNORECASE)
 _NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
@@ -712,8 +714,15 @@ def _doubted(database: Database, state: _PageState, index: int, judged: tuple[Fi
         return figure, _finding("ok", figure, finding.expected, figure.direction,
                                 "the range holds the figure as it is counted; a range states no counting"), figure.direction
     if claim.dimension == "count":
-        return None if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start) else judged
+        if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start):
+            return None
+        # "between two H100s": a number of parts counts a system's GPUs, never a link's or a fabric's figure.
+        return None if _PRODUCT_COUNT.search(claim.text) and database.kinds.get(figure.record_id) not in _COUNTING_KINDS else judged
     named = _named_in_sentence(database, state, claim, figure)
+    if claim.unit == "%" and not _names_record(state, claim, figure.record_id):
+        # "The L4 ... up to 99% better efficiency than CPU-only solutions": a share is a link's encoding efficiency only where
+        # the sentence names the link itself, not a part that uses it.
+        return None
     lacking = None if named else _sentence_part_lacking(database, state, claim, topic)
     if lacking is not None:
         # "The scale-up bandwidth of each Gaudi 2 is ... 525 GB/s": the sentence's part holds no such figure, so the figure
@@ -755,6 +764,11 @@ def _sentence_part_lacking(database: Database, state: _PageState, claim: Claim, 
                 and not state.compared_apart(mention, claim) and _best(database, claim, topic, mention.records, state)[0] is None):
             return mention
     return None
+
+
+def _names_record(state: _PageState, claim: Claim, record_id: str) -> bool:
+    sentence = state.page.sentence_of(claim.start)
+    return any(not mention.family and record_id in mention.records for mention in state.mentions_in(sentence.start, sentence.end))
 
 
 def _named_in_sentence(database: Database, state: _PageState, claim: Claim, figure: Figure) -> bool:
