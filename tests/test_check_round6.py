@@ -111,3 +111,17 @@ def test_a_share_is_a_link_s_efficiency_only_where_the_sentence_names_the_link(d
     found = _findings("The NVIDIA L4 is a low-profile card on PCIe Gen4 x16. The L4 delivers up to 2.5× higher performance than "
                       "the T4, while offering up to 99% better efficiency than CPU-only solutions.", database)
     assert "99%" not in [claim for claim, _, _ in found]
+
+
+def test_two_tables_one_after_the_other_each_keep_their_header(database):
+    # The second table's header names the MI300X (5.3 TB/s held); without a blank line between, its rows are not the B300's.
+    page = ("| Specification | NVIDIA B300 |\n|---|---|\nMemory bandwidth | 7.7 TB/s |\n"
+            "| Specification | AMD Instinct MI300X |\n|---|---|\nMemory bandwidth | 5.3 TB/s per GPU |\n")
+    found = [(f.line, f.claim, f.verdict, f.record_id) for f in check_text(page, database, path="t.md")]
+    assert found == [(3, "7.7 TB/s", "ok", "nvidia-b300"), (6, "5.3 TB/s", "ok", "amd-mi300x")]
+
+
+def test_a_model_with_its_size_and_a_fraction_before_a_part_are_no_counts(database):
+    # "Llama 3 70B" is a model (the Llama 3 cluster holds 24,576 GPUs), "1x H100" a deployment; "0.75x B200" a price ratio.
+    assert _findings("Llama 3 70B FP8 fits on 1x H100 with 8K context.", database) == []
+    assert _findings("| H200 (cloud) | $0.60 0.75x B200 |", database) == []

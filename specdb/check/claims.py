@@ -258,8 +258,8 @@ def extract(page: Page) -> list[Claim]:
                 and _VERSION_BEFORE.search(text, max(0, match.start() - 20), match.start())):
             continue
         number, half = _number(match["number"]) if match["number"] else (float(_WORD_NUMBERS[match["word"].casefold()]), 0.5)
-        if number <= 0:
-            continue
+        if number <= 0 or not number.is_integer():
+            continue  # "0.75x B200" is a price ratio: a count is whole
         if match["thousands"]:
             number, half = number * 1000, half * 1000
         noun = _COUNT_NOUNS[match["noun"].casefold()] if match["noun"] else "accelerators"

@@ -40,6 +40,7 @@ _UNHELD_PART = re.compile(r"(?=[GRQNFE])(?<![\w-])(?:(?:GeForce\s+|Radeon\s+|Qua
 _NOT_HARDWARE = re.compile(r"^(?:BF|FP|INT|TF|HBM|GDDR|LPDDR|DDR|SXM|PAM|OSFP|QSFP|IEEE|ISO|RFC|CVE)\d|^(?:G[AHPV]|AD|TU|GB)1\d\d$|^(?:AD|GB)20\d$|^GB20[2-9]",
                            re.IGNORECASE)
 _POINT_RELEASE = re.compile(r"\.[1-9]")
+_MODEL_SIZE = re.compile(r"[ \t-]+\d+(?:\.\d+)?[BM]\b")
 _VERSION_AFTER = re.compile(r"[\s-]?(?:v\d+\w*|\d{1,2}(?:\.\d+)?|Gen\s?\d+|[A-Z]DR)\b")
 # A form factor or memory size after a name: a variant, which is a different part when none of the record's names has it
 # ("H100 NVL" is not the H100 SXM, "A100 40GB" not the 80 GB A100).
@@ -140,8 +141,11 @@ class Lexicon:
                     and text[at:at + 2].casefold() not in self.heads:
                 continue
             match = self.pattern.match(text, at)
-            if match is None or _POINT_RELEASE.match(text, match.end()) and match.group()[-1:].isdigit():
-                continue  # "Llama 3.1", "CUDA 12.1": a point release is another name than "Llama 3" ("NVLink 4.0" is NVLink 4)
+            if match is None or match.group()[-1:].isdigit() and (_POINT_RELEASE.match(text, match.end())
+                                                                   or _MODEL_SIZE.match(text, match.end())):
+                # "Llama 3.1", "CUDA 12.1": a point release is another name than "Llama 3" ("NVLink 4.0" is NVLink 4);
+                # "Llama 3 70B": a name followed by a parameter count is a model's.
+                continue
             resume = match.end()
             records = self.names.get(_key(match.group())) or self.names.get(_key(re.sub(r"(?:'s|’s|s)$", "", match.group())))
             if records:

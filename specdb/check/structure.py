@@ -107,12 +107,23 @@ def _pipe_tables(source: str, line_starts: list[int], prose: list[tuple[int, int
             below = _pipe_cells(source, line_starts, row - 1)
             if len(below) > 1 and _blank(source, below[0]) and not any(_blank(source, cell) for cell in below[1:]):
                 header, row = below, row + 1
-        while row <= last and _PIPE_ROW.match(source, line_starts[row - 1]):
+        while row <= last and _PIPE_ROW.match(source, line_starts[row - 1]) and not _heads_table(source, line_starts, row):
             spans = _pipe_cells(source, line_starts, row - 1)
             cells += [Cell(span.start, span.end, header[column] if column < len(header) else None,
                            spans[0] if column else None, caption) for column, span in enumerate(spans)]
             row += 1
     return tuple(cells)
+
+
+def _heads_table(source: str, line_starts: list[int], line: int) -> bool:
+    """Whether a line (1-based) is a delimiter row or the header row over one: the start of the next table, not a row of
+    this one (two tables one after the other, with no blank line between them)."""
+    return any(_DELIMITER_ROW.match(_line_text(source, line_starts, at)) for at in (line, line + 1) if at <= len(line_starts))
+
+
+def _line_text(source: str, line_starts: list[int], line: int) -> str:
+    span = _line_span(source, line_starts, line - 1, line)
+    return source[span.start:span.end]
 
 
 def _blank(source: str, span: Span) -> bool:

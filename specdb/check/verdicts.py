@@ -716,8 +716,12 @@ def _doubted(database: Database, state: _PageState, index: int, judged: tuple[Fi
     if claim.dimension == "count":
         if _BOUND.search(state.page.text, max(0, claim.start - 24), claim.start):
             return None
-        # "between two H100s": a number of parts counts a system's GPUs, never a link's or a fabric's figure.
-        return None if _PRODUCT_COUNT.search(claim.text) and database.kinds.get(figure.record_id) not in _COUNTING_KINDS else judged
+        # "between two H100s": a number of parts is never a link's or a fabric's figure.
+        # A number of parts counts a system's GPUs only where the sentence or the table names that system.
+        if _PRODUCT_COUNT.search(claim.text) and (database.kinds.get(figure.record_id) not in _COUNTING_KINDS or not (
+                _names_record(state, claim, figure.record_id) or _labelled(state, index, figure))):
+            return None
+        return judged
     named = _named_in_sentence(database, state, claim, figure)
     if claim.unit == "%" and not _names_record(state, claim, figure.record_id):
         # "The L4 ... up to 99% better efficiency than CPU-only solutions": a share is a link's encoding efficiency only where
