@@ -128,3 +128,10 @@ def test_a_model_with_its_size_and_a_fraction_before_a_part_are_no_counts(databa
     # "Llama 3 70B" is a model (the Llama 3 cluster holds 24,576 GPUs), "1x H100" a deployment; "0.75x B200" a price ratio.
     assert _findings("Llama 3 70B FP8 fits on 1x H100 with 8K context.", database) == []
     assert _findings("| H200 (cloud) | $0.60 0.75x B200 |", database) == []
+
+
+def test_a_parenthesis_holding_the_next_figure_counts_that_figure(database):
+    # NVLink 4 holds 900 GB/s per GPU both ways, 450 GB/s each way: the label counts the first, the parenthesis the second.
+    found = [(f.claim, f.verdict, f.figure) for f in check_text(
+        "NVLink 4 bandwidth per direction: 450 GB/s (bidirectional = 900 GB/s total).", database, path="p.txt")]
+    assert found == [("450 GB/s", "ok", "per_accelerator_bandwidth"), ("900 GB/s", "ok", "per_accelerator_bandwidth")]

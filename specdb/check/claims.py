@@ -400,6 +400,10 @@ def _scope(words: str) -> str | None:
 
 
 def _gap_split(text: str, start: int, end: int) -> int:
-    """Where the words between two claims stop describing the first and start describing the second: the first joining word."""
+    """Where the words between two claims stop describing the first and start describing the second: the first joining word,
+    or a parenthesis opened before the second and still open ("450 GB/s (bidirectional = 900 GB/s)": its words are the
+    second's)."""
     joiner = JOINER.search(text, start, end)
-    return joiner.start() if joiner else end
+    split = joiner.start() if joiner else end
+    opened = text.rfind("(", start, split)
+    return opened if opened >= 0 and ")" not in text[opened:end] else split
