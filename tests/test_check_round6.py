@@ -135,3 +135,10 @@ def test_a_parenthesis_holding_the_next_figure_counts_that_figure(database):
     found = [(f.claim, f.verdict, f.figure) for f in check_text(
         "NVLink 4 bandwidth per direction: 450 GB/s (bidirectional = 900 GB/s total).", database, path="p.txt")]
     assert found == [("450 GB/s", "ok", "per_accelerator_bandwidth"), ("900 GB/s", "ok", "per_accelerator_bandwidth")]
+
+
+def test_a_tier_word_nearer_than_the_part_yields_to_the_part_s_agreeing_figure(database):
+    # "Networking" speaks of scale-out, which NVLink holds no figure of; NVLink 4 holds 900 GB/s per GPU.
+    found = [(f.verdict, f.record_id, f.figure) for f in check_text(
+        "NVLink and NVSwitch: High-Bandwidth GPU Networking enabling 900 GB/s per-GPU communication.", database, path="p.txt")]
+    assert found == [("ok", "nvlink-4", "per_accelerator_bandwidth")]

@@ -645,6 +645,12 @@ def _check_quantity(database: Database, state: _PageState, index: int) -> Findin
     if _REJECTED.search(state.page.text, max(0, claim.start - 16), claim.start):
         return None
     lookup = _lookup(database, state, index, topic)
+    if lookup is None and topic is not None:
+        # "NVLink ... GPU Networking enabling 900 GB/s": a tier word nearer the figure than the part it names, where that part
+        # holds no figure of the tier, yields to a figure of the part that agrees.
+        untopical = _lookup(database, state, index, None)
+        if isinstance(untopical, Figure) and _verdict(database, state, claim, untopical)[1].verdict == "ok":
+            lookup, topic = untopical, None
     if lookup is None:
         if claim.dimension in _UNPLACED_DIMENSIONS:
             # A rate, a power or a latency is a hardware figure whatever the page calls its part; one the checker cannot tie
