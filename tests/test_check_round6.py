@@ -142,3 +142,9 @@ def test_a_tier_word_nearer_than_the_part_yields_to_the_part_s_agreeing_figure(d
     found = [(f.verdict, f.record_id, f.figure) for f in check_text(
         "NVLink and NVSwitch: High-Bandwidth GPU Networking enabling 900 GB/s per-GPU communication.", database, path="p.txt")]
     assert found == [("ok", "nvlink-4", "per_accelerator_bandwidth")]
+
+
+def test_a_tensor_core_is_hardware_not_a_tensor_s_size(database):
+    # The H100 SXM holds 80 GiB; "Tensor Core" names the GPU, while a tensor's size is no hardware figure.
+    assert _findings("The H100 Tensor Core GPU with 80GB HBM3 memory.", database) == [("80GB", "ok", "nvidia-h100-sxm")]
+    assert _findings("On the H100, each activation tensor takes 80GB.", database) == []

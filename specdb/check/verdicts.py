@@ -153,7 +153,7 @@ _UNHELD_KINDS = (
 _PRODUCT_COUNT = re.compile(r"[A-Z][A-Za-z]*\d")  # "8× H100", "two B200s": a count of a named part
 _COUNTING_KINDS = ("system", "cluster")
 _BISECTION = re.compile(r"\bbisection\b", re.IGNORECASE)
-_NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
+_NOT_HARDWARE_SIZE = re.compile(r"\bmessages?\b|\bbuffers?\b|\bpayloads?\b|\bchunks?\b|\btensors?\b(?![\s-]+cores?\b)|\bgradients?\b|\bweights\b|\bKV\b|\bcheckpoints?\b", re.IGNORECASE)
 # What a percentage may be a share of, for it to be judged: a utilisation or an efficiency.
 _SHARE_OF = re.compile(r"\bMFU\b|\butili[sz]ation\b|\befficien|\bencoding\b|\boverhead\b|\bof\s+(?:peak|the\s+peak)\b", re.IGNORECASE)
 # "6.25 x 8 = 50GBps": the result of the text's own arithmetic on bare numbers.
